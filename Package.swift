@@ -1,0 +1,28 @@
+// swift-tools-version:6.0
+// The todo.txt toolkit: a lossless format library, a file layer, and the `todo` command.
+import PackageDescription
+
+let package = Package(
+    name: "todo",
+    products: [
+        .library(name: "TodoTxt", targets: ["TodoTxt"]),
+        .executable(name: "todo", targets: ["todo"]),
+    ],
+    targets: [
+        // The format: bytes in, bytes out. No Foundation, no I/O, no clock, no randomness of its own.
+        .target(name: "TodoTxt"),
+        // All platform code: syscalls, safe replacement, locks, watching.
+        .target(name: "TodoFileSystem"),
+        // Wires the two together: actions, argument parsing, output.
+        .target(name: "TodoCLI", dependencies: ["TodoTxt", "TodoFileSystem"]),
+        .executableTarget(name: "todo", dependencies: ["TodoCLI"]),
+        // Not products: measurement and fuzzing harnesses.
+        .executableTarget(name: "TodoBench", dependencies: ["TodoTxt", "TodoFileSystem"]),
+        .executableTarget(name: "TodoFuzz", dependencies: ["TodoTxt"]),
+        .testTarget(name: "TodoTxtTests", dependencies: ["TodoTxt"]),
+        .testTarget(name: "TodoFileSystemTests", dependencies: ["TodoFileSystem"]),
+        .testTarget(name: "TodoCLITests", dependencies: ["TodoCLI"]),
+        // Spawns the built `todo` binary (and real git); depends on it so it is built first.
+        .testTarget(name: "EndToEndTests", dependencies: ["todo", "TodoTxt"]),
+    ]
+)

@@ -1,0 +1,1 @@
+print("fuzzer not enabled")

@@ -1,0 +1,278 @@
+/// A whole todo.txt file held losslessly: the original bytes plus a description of every line.
+///
+/// `TodoDocument(bytes:).rendered()` reproduces its input byte for byte, for every possible input:
+/// CRLF, mixed endings, a BOM, blank lines, invalid UTF-8, NUL, a missing final newline
+/// (format.md section 1).
+///
+/// Storage is one append-only byte buffer; each line is a range of it plus a terminator. Editing a line
+/// appends its new bytes to the buffer and points the line there, so untouched lines are never copied
+/// or re-encoded, and sorting only permutes the small line records.
+///
+/// Complexity: parsing is one `memchr`-style scan, O(n) in bytes, with one 16-byte record per line.
+public struct TodoDocument: Sendable {
+
+    struct LineRecord: Sendable {
+        /// Offset of the line's first content byte in `storage`.
+        var start: Int
+        /// Content length, terminator excluded.
+        var length: UInt32
+        var terminator: LineTerminator
+    }
+
+    var storage: [UInt8]
+    var records: [LineRecord]
+
+    /// Whether the file starts with a UTF-8 byte order mark (EF BB BF). It is not part of line 1.
+    public var hasByteOrderMark: Bool
+
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// An empty document: no BOM, no lines.
+    public init() {
+        storage = []
+        records = []
+        hasByteOrderMark = false
+    }
+
+    /// Splits `bytes` into lines. Never fails.
+    public init(bytes: [UInt8]) {
+        storage = bytes
+        hasByteOrderMark = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+        records = []
+        let begin = hasByteOrderMark ? 3 : 0
+        records = bytes.withUnsafeBufferPointer { buffer in
+            TodoDocument.splitLines(buffer, from: begin)
+        }
+    }
+
+    /// Splits a UTF-8 string (convenience for tests and callers that already hold text).
+    public init(_ text: String) { self.init(bytes: Array(text.utf8)) }
+
+    static func splitLines(_ buffer: UnsafeBufferPointer<UInt8>, from begin: Int) -> [LineRecord] {
+        var result: [LineRecord] = []
+        guard let base = buffer.baseAddress, begin < buffer.count else { return result }
+        // A rough guess (60 bytes a line) keeps reallocation rare without overshooting memory.
+        result.reserveCapacity((buffer.count - begin) / 48 + 1)
+        var start = begin
+        let end = buffer.count
+        while start < end {
+            guard let found = memchrLF(base + start, end - start) else {
+                result.append(LineRecord(start: start, length: UInt32(truncatingIfNeeded: end - start), terminator: .none))
+                break
+            }
+            let newline = found - base
+            if newline > start && buffer[newline - 1] == 0x0D {
+                result.append(LineRecord(start: start, length: UInt32(truncatingIfNeeded: newline - 1 - start), terminator: .crlf))
+            } else {
+                result.append(LineRecord(start: start, length: UInt32(truncatingIfNeeded: newline - start), terminator: .lf))
+            }
+            start = newline + 1
+        }
+        return result
+    }
+
+    // MARK: Reading
+
+    /// The number of lines, blank lines included. A final line without a terminator counts.
+    public var lineCount: Int { records.count }
+
+    /// Whether the file is empty (no lines; a BOM alone is still empty).
+    public var isEmpty: Bool { records.isEmpty }
+
+    /// The content bytes of the line at `index` (0-based), terminator excluded.
+    ///
+    /// Precondition: `index` is in `0..<lineCount`.
+
+    public func content(at index: Int) -> ArraySlice<UInt8> {
+        let record = records[index]
+        return storage[record.start..<(record.start + Int(record.length))]
+    }
+
+    /// The terminator of the line at `index` (0-based).
+    public func terminator(at index: Int) -> LineTerminator { records[index].terminator }
+
+    /// The line at `index` (0-based) parsed as a task.
+    public func item(at index: Int) -> TodoItem { TodoItem(content(at: index)) }
+
+    /// The line at `index`, decoded lossily, without terminator.
+    public func text(at index: Int) -> String { lossyString(content(at: index)) }
+
+    /// Every line parsed, in file order.
+    public var items: [TodoItem] { (0..<lineCount).map(item(at:)) }
+
+    /// Calls `body` with each line's content as a buffer, without copying (the hot path for scans).
+    public func withLineBuffers(_ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+        try storage.withUnsafeBufferPointer { buffer in
+            for (index, record) in records.enumerated() {
+                try body(index, UnsafeBufferPointer(rebasing: buffer[record.start..<(record.start + Int(record.length))]))
+            }
+        }
+    }
+
+    /// Whether the last line ends with a terminator. False for an empty document.
+    public var endsWithTerminator: Bool { (records.last?.terminator ?? .none) != .none }
+
+    /// The terminator new lines get: CRLF only if every terminated line uses CRLF; LF otherwise,
+    /// and LF for a file with no terminated line.
+    public var dominantTerminator: LineTerminator {
+        var sawCRLF = false
+        for record in records where record.terminator != .none {
+            if record.terminator == .lf { return .lf }
+            sawCRLF = true
+        }
+        return sawCRLF ? .crlf : .lf
+    }
+
+    /// The terminator a line gets when it needs one: the dominant one, except that content ending in a
+    /// bare CR always gets CRLF so the CR stays content when the file is read again.
+    func terminatorForLine(endingIn content: ArraySlice<UInt8>, dominant: LineTerminator) -> LineTerminator {
+        content.last == 0x0D ? .crlf : dominant
+    }
+
+    /// Whether the line's content ends in a bare CR (helper for the rule above).
+    private func contentEndsWithCR(_ record: LineRecord) -> Bool {
+        record.length > 0 && storage[record.start + Int(record.length) - 1] == 0x0D
+    }
+
+    // MARK: Writing
+
+    /// The file's bytes: BOM, then every line's content and terminator.
+    ///
+    /// For a document that was parsed and not edited, this equals the input exactly.
+    public func rendered() -> [UInt8] {
+        var total = hasByteOrderMark ? 3 : 0
+        for record in records { total += Int(record.length) + record.terminator.byteCount }
+        var out = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            storage.withUnsafeBufferPointer { source in
+                guard let sourceBase = source.baseAddress, let target = buffer.baseAddress else { return }
+                var offset = 0
+                if hasByteOrderMark {
+                    target[0] = 0xEF; target[1] = 0xBB; target[2] = 0xBF
+                    offset = 3
+                }
+                for record in records {
+                    let length = Int(record.length)
+                    (target + offset).update(from: sourceBase + record.start, count: length)
+                    offset += length
+                    switch record.terminator {
+                    case .none: break
+                    case .lf: target[offset] = 0x0A; offset += 1
+                    case .crlf: target[offset] = 0x0D; target[offset + 1] = 0x0A; offset += 2
+                    }
+                }
+            }
+            initialized = total
+        }
+        if total == 0 { out = [] }
+        return out
+    }
+
+    // MARK: Editing lines
+
+    private mutating func store(_ content: some Collection<UInt8>) -> (start: Int, length: UInt32) {
+        let start = storage.count
+        storage.append(contentsOf: content)
+        return (start, UInt32(truncatingIfNeeded: storage.count - start))
+    }
+
+    /// Replaces the content of the line at `index`, keeping its terminator. Every other byte stays.
+    ///
+    /// LF bytes in `content` would split the line; they are replaced by spaces. A content ending in CR
+    /// on an LF line is written with CRLF so the CR survives a re-read.
+    public mutating func replaceContent(at index: Int, with content: [UInt8]) {
+        let cleaned = TodoDocument.singleLine(content)
+        let location = store(cleaned)
+        var record = records[index]
+        record.start = location.start
+        record.length = location.length
+        if record.terminator == .lf, cleaned.last == 0x0D { record.terminator = .crlf }
+        records[index] = record
+    }
+
+    /// Inserts a line at `index` (0...lineCount). The new line always ends with a terminator (the
+    /// dominant one); inserting after a last line that has none first gives that line one
+    /// (format.md section 1: "appending to a file whose last line has no terminator first gives that
+    /// line one"). No other line changes.
+    public mutating func insertLine(_ content: [UInt8], at index: Int) {
+        let dominant = dominantTerminator
+        let cleaned = TodoDocument.singleLine(content)
+        if index == records.count, let lastIndex = records.indices.last, records[lastIndex].terminator == .none {
+            records[lastIndex].terminator = contentEndsWithCR(records[lastIndex]) ? .crlf : dominant
+        }
+        let location = store(cleaned)
+        let terminator = terminatorForLine(endingIn: cleaned[...], dominant: dominant)
+        records.insert(LineRecord(start: location.start, length: location.length, terminator: terminator), at: index)
+    }
+
+    /// Appends a line at the end (see `insertLine(_:at:)`). Returns its index.
+    @discardableResult
+    public mutating func appendLine(_ content: [UInt8]) -> Int {
+        insertLine(content, at: records.count)
+        return records.count - 1
+    }
+
+    /// Removes the line at `index` with its terminator. No other line changes.
+    public mutating func removeLine(at index: Int) {
+        records.remove(at: index)
+    }
+
+    /// Reorders lines: `order` is a permutation of `0..<lineCount`, the new line i being old line
+    /// `order[i]`. Terminators travel with their lines; afterwards every line but the last has one (a
+    /// line that had none gets the dominant one) and the file ends with a terminator iff it did before.
+    ///
+    /// Precondition: `order` is a permutation of the line indices.
+    public mutating func reorder(_ order: [Int]) {
+        precondition(order.count == records.count, "reorder needs a permutation of every line")
+        let dominant = dominantTerminator
+        let endedWithTerminator = endsWithTerminator
+        var reordered = order.map { records[$0] }
+        for index in reordered.indices.dropLast() where reordered[index].terminator == .none {
+            reordered[index].terminator = contentEndsWithCR(reordered[index]) ? .crlf : dominant
+        }
+        if let lastIndex = reordered.indices.last {
+            if !endedWithTerminator {
+                reordered[lastIndex].terminator = .none
+            } else if reordered[lastIndex].terminator == .none {
+                reordered[lastIndex].terminator = contentEndsWithCR(reordered[lastIndex]) ? .crlf : dominant
+            }
+        }
+        records = reordered
+    }
+
+    /// Drops bytes no line refers to any more (after many edits). Rendering is unchanged.
+    public mutating func compact() {
+        var fresh = TodoDocument(bytes: rendered())
+        swap(&fresh, &self)
+    }
+
+    /// `content` with every LF replaced by a space (a line's content can never hold one).
+    static func singleLine(_ content: [UInt8]) -> [UInt8] {
+        guard content.contains(0x0A) else { return content }
+        return content.map { $0 == 0x0A ? 0x20 : $0 }
+    }
+}
+
+/// `memchr` for LF without importing libc (the library imports nothing): a word-at-a-time scan.
+@inline(__always)
+func memchrLF(_ pointer: UnsafePointer<UInt8>, _ count: Int) -> UnsafePointer<UInt8>? {
+    var index = 0
+    let raw = UnsafeRawPointer(pointer)
+    // Align to 8 bytes, then test 8 bytes at once with the classic "has zero byte" trick.
+    while index < count && (Int(bitPattern: raw + index) & 7) != 0 {
+        if pointer[index] == 0x0A { return pointer + index }
+        index += 1
+    }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let pattern: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
+    while index + 8 <= count {
+        let word = (raw + index).load(as: UInt64.self) ^ pattern
+        if (word &- ones) & ~word & highs != 0 { break }
+        index += 8
+    }
+    while index < count {
+        if pointer[index] == 0x0A { return pointer + index }
+        index += 1
+    }
+    return nil
+}

@@ -1,0 +1,134 @@
+/// A `key:value` tag in a task's body.
+public struct Tag: Sendable, Hashable {
+    /// The part before the first colon.
+    public let key: String
+    /// The part after the first colon (may itself hold colons).
+    public let value: String
+    /// Where the whole word `key:value` sits, relative to the line's start.
+    public let range: Range<Int>
+    /// Where the value sits, relative to the line's start.
+    public let valueRange: Range<Int>
+}
+
+/// What one scan of a task body finds (format.md section 2).
+public struct BodyFields: Sendable {
+    /// Project names (`+name` without the sigil), first occurrence order, no duplicates.
+    public var projects: [String] = []
+    /// Context names (`@name` without the sigil), first occurrence order, no duplicates.
+    public var contexts: [String] = []
+    /// Every tag in order; repeated keys kept.
+    public var tags: [Tag] = []
+}
+
+/// The keys of which only the first value counts (format.md section 2).
+public let singleValuedTagKeys: Set<String> = ["due", "t", "rec", "h", "pri", "uid"]
+
+extension TodoItem {
+    /// Scans the body once for projects, contexts and tags.
+    ///
+    /// Complexity: O(body length), on bytes; strings are made only for the fields found.
+    public var fields: BodyFields {
+        var fields = BodyFields()
+        guard !isBlank else { return fields }
+        let base = bodyOffset
+        content.withUnsafeBufferPointer { line in
+            TodoItem.forEachWord(in: line, from: base) { start, end in
+                TodoItem.classify(line, start, end, into: &fields)
+            }
+        }
+        return fields
+    }
+
+    /// Project names, first occurrence order, without duplicates.
+    public var projects: [String] { fields.projects }
+    /// Context names, first occurrence order, without duplicates.
+    public var contexts: [String] { fields.contexts }
+    /// Every tag in order, repeated keys kept.
+    public var tags: [Tag] { fields.tags }
+
+    /// The first value of tag `key`, or nil.
+    public func firstValue(forTag key: String) -> String? {
+        tags.first { $0.key == key }?.value
+    }
+
+    /// Every value of tag `key`, in order.
+    public func values(forTag key: String) -> [String] {
+        tags.filter { $0.key == key }.map(\.value)
+    }
+
+    /// The task's stable identity: its first `uid:` value, else Simpletask's `uuid:` (format.md
+    /// section 4). Nil for blank lines and tasks without one.
+    public var uid: String? {
+        guard !isBlank else { return nil }
+        var uuid: String?
+        for tag in tags {
+            if tag.key == "uid" { return tag.value }
+            if tag.key == "uuid" && uuid == nil { uuid = tag.value }
+        }
+        return uuid
+    }
+
+    /// Calls `body(start, end)` for each maximal run of non-whitespace bytes from `offset`.
+    @inline(__always)
+    static func forEachWord(in line: UnsafeBufferPointer<UInt8>, from offset: Int, _ body: (Int, Int) -> Void) {
+        var index = offset
+        let end = line.count
+        while index < end {
+            let space = ByteScanning.whitespaceLength(line, at: index)
+            if space > 0 { index += space; continue }
+            let start = index
+            index += 1
+            while index < end && ByteScanning.whitespaceLength(line, at: index) == 0 { index += 1 }
+            body(start, index)
+        }
+    }
+
+    static func classify(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, into fields: inout BodyFields) {
+        let first = line[start]
+        if first == 0x2B || first == 0x40 {  // + or @
+            guard end - start > 1 else { return }
+            let name = lossyString(UnsafeBufferPointer(rebasing: line[(start + 1)..<end]))
+            if first == 0x2B {
+                if !fields.projects.contains(name) { fields.projects.append(name) }
+            } else {
+                if !fields.contexts.contains(name) { fields.contexts.append(name) }
+            }
+            return
+        }
+        guard let colon = tagColon(line, start, end) else { return }
+        fields.tags.append(Tag(
+            key: lossyString(UnsafeBufferPointer(rebasing: line[start..<colon])),
+            value: lossyString(UnsafeBufferPointer(rebasing: line[(colon + 1)..<end])),
+            range: start..<end,
+            valueRange: (colon + 1)..<end))
+    }
+
+    /// The colon that splits the word `start..<end` into a tag, or nil if the word is not a tag:
+    /// empty key or value, a value starting with `:` or `//`, or a clock time such as `12:30`.
+    static func tagColon(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
+        var colon = start
+        while colon < end && line[colon] != 0x3A { colon += 1 }
+        guard colon < end, colon > start, colon + 1 < end else { return nil }
+        let valueStart = colon + 1
+        if line[valueStart] == 0x3A { return nil }
+        if end - valueStart >= 2 && line[valueStart] == 0x2F && line[valueStart + 1] == 0x2F { return nil }
+        if isClockTime(line, start, end) { return nil }
+        return colon
+    }
+
+    /// `H:MM`, `HH:MM`, `H:MM:SS` or `HH:MM:SS` (digits only; the ranges are not checked).
+    static func isClockTime(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        var index = start
+        var hourDigits = 0
+        while index < end && ByteScanning.isDigit(line[index]) { index += 1; hourDigits += 1 }
+        guard hourDigits == 1 || hourDigits == 2 else { return false }
+        var groups = 0
+        while index < end {
+            guard line[index] == 0x3A, index + 3 <= end,
+                  ByteScanning.isDigit(line[index + 1]), ByteScanning.isDigit(line[index + 2]) else { return false }
+            index += 3
+            groups += 1
+        }
+        return groups == 1 || groups == 2
+    }
+}

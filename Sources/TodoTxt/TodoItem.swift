@@ -1,0 +1,150 @@
+/// One line of a todo.txt file, parsed as a task (format.md section 2).
+///
+/// A value view over the line's raw bytes: the header (completion mark, priority, dates) is parsed
+/// when the item is made, cheaply, on bytes; body fields (projects, contexts, tags) are scanned on
+/// demand. Parsing never fails: anything that is not header is body, verbatim.
+///
+/// Offsets stored here are relative to the start of `content`.
+public struct TodoItem: Sendable {
+    /// The line's bytes without terminator.
+    public let content: ArraySlice<UInt8>
+    /// Empty or whitespace only: not a task, but kept in place.
+    public let isBlank: Bool
+    /// The line starts with `x` and a space.
+    public let isCompleted: Bool
+    /// `(A)` in the header; on a completed line too (`x (A) …`, `x D1 (A) D2 …`). Not the `pri:` tag.
+    public let priority: Priority?
+    /// The date after `x` (or after `x (A)` when two dates follow).
+    public let completionDate: TodoDate?
+    /// The creation date.
+    public let creationDate: TodoDate?
+    /// Where the body starts, relative to `content.startIndex`.
+    public let bodyOffset: Int
+    /// Where each header token starts (relative), for edits that remove exactly one of them.
+    let priorityOffset: Int?
+    let completionDateOffset: Int?
+    let creationDateOffset: Int?
+
+    /// Parses `content` (one line, terminator excluded).
+    public init(_ content: ArraySlice<UInt8>) {
+        self.content = content
+        let header = content.withUnsafeBufferPointer { TodoItem.parseHeader($0) }
+        isBlank = header.isBlank
+        isCompleted = header.isCompleted
+        priority = header.priority
+        completionDate = header.completionDate
+        creationDate = header.creationDate
+        bodyOffset = header.bodyOffset
+        priorityOffset = header.priorityOffset
+        completionDateOffset = header.completionDateOffset
+        creationDateOffset = header.creationDateOffset
+    }
+
+    /// Parses a line given as bytes.
+    public init(_ bytes: [UInt8]) { self.init(bytes[...]) }
+
+    /// Parses a line given as text.
+    public init(_ text: String) { self.init(Array(text.utf8)[...]) }
+
+    /// A non-blank line is a task (lines starting with `#` included).
+    public var isTask: Bool { !isBlank }
+
+    /// The body bytes: the line after the header, verbatim.
+    public var bodyBytes: ArraySlice<UInt8> { content[(content.startIndex + bodyOffset)...] }
+
+    /// The body, lossily decoded.
+    public var body: String { lossyString(bodyBytes) }
+
+    /// The whole line, lossily decoded.
+    public var text: String { lossyString(content) }
+
+    struct Header {
+        var isBlank = false
+        var isCompleted = false
+        var priority: Priority?
+        var completionDate: TodoDate?
+        var creationDate: TodoDate?
+        var bodyOffset = 0
+        var priorityOffset: Int?
+        var completionDateOffset: Int?
+        var creationDateOffset: Int?
+    }
+
+    /// A priority token `(X)` followed by a space at `offset`.
+    @inline(__always)
+    static func priorityToken(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Priority? {
+        guard offset + 4 <= bytes.count, bytes[offset] == 0x28, bytes[offset + 2] == 0x29,
+              bytes[offset + 3] == 0x20 else { return nil }
+        return Priority(letter: bytes[offset + 1])
+    }
+
+    /// A date token `YYYY-MM-DD` followed by a space at `offset`.
+    @inline(__always)
+    static func dateToken(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> TodoDate? {
+        guard offset + 11 <= bytes.count, bytes[offset + 10] == 0x20 else { return nil }
+        return TodoDate.parse(bytes, at: offset)
+    }
+
+    /// The header grammar of format.md section 2, on bytes.
+    static func parseHeader(_ bytes: UnsafeBufferPointer<UInt8>) -> Header {
+        var header = Header()
+        if bytes.isEmpty || ByteScanning.whitespaceLength(bytes, at: 0) > 0 {
+            if ByteScanning.isBlank(bytes) {
+                header.isBlank = true
+                return header
+            }
+        }
+        var position = 0
+        if bytes.count >= 2 && bytes[0] == 0x78 && bytes[1] == 0x20 {
+            header.isCompleted = true
+            position = 2
+            if let priority = priorityToken(bytes, at: position) {
+                // x (A) [done created | created]
+                header.priority = priority
+                header.priorityOffset = position
+                position += 4
+                if let first = dateToken(bytes, at: position) {
+                    if let second = dateToken(bytes, at: position + 11) {
+                        header.completionDate = first
+                        header.completionDateOffset = position
+                        header.creationDate = second
+                        header.creationDateOffset = position + 11
+                        position += 22
+                    } else {
+                        header.creationDate = first
+                        header.creationDateOffset = position
+                        position += 11
+                    }
+                }
+            } else if let done = dateToken(bytes, at: position) {
+                // x [done [(A)] [created]]
+                header.completionDate = done
+                header.completionDateOffset = position
+                position += 11
+                if let priority = priorityToken(bytes, at: position) {
+                    header.priority = priority
+                    header.priorityOffset = position
+                    position += 4
+                }
+                if let created = dateToken(bytes, at: position) {
+                    header.creationDate = created
+                    header.creationDateOffset = position
+                    position += 11
+                }
+            }
+        } else {
+            if let priority = priorityToken(bytes, at: 0) {
+                header.priority = priority
+                header.priorityOffset = 0
+                position = 4
+            }
+            if let created = dateToken(bytes, at: position) {
+                header.creationDate = created
+                header.creationDateOffset = position
+                position += 11
+            }
+        }
+        header.bodyOffset = position
+        return header
+    }
+}
