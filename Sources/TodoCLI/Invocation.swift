@@ -1,0 +1,50 @@
+import TodoTxt
+
+/// Everything one run of the program knows: its name, environment, streams, clock and the global
+/// options parsed so far. Passed to every action.
+struct Invocation {
+    let programName: String
+    let environment: [String: String]
+    let io: CommandIO
+    let clock: Clock
+    /// `-f/--file PATH`, if given.
+    var fileOption: String?
+    /// `--color=always|never|auto`.
+    var colorMode: ColorMode = .auto
+    /// `-q`: no informational output.
+    var quiet = false
+
+    enum ColorMode: String { case always, never, auto }
+
+    /// Whether to colour output: never with `NO_COLOR`, else as `--color` says, else on a terminal.
+    var usesColor: Bool {
+        switch colorMode {
+        case .always: return true
+        case .never: return false
+        case .auto: return io.outputIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty
+        }
+    }
+
+    /// The todo file (cli.md, "No configuration needed"): `-f`; `$TODO_FILE`; `$TODO_DIR/todo.txt`;
+    /// `./todo.txt` if it exists; `~/todo.txt`.
+    func todoFilePath(explicit: String? = nil) -> String {
+        if let explicit { return explicit }
+        if let fileOption { return fileOption }
+        if let file = environment["TODO_FILE"], !file.isEmpty { return file }
+        if let directory = environment["TODO_DIR"], !directory.isEmpty { return directory + "/todo.txt" }
+        if FileAccess.exists("todo.txt") { return "todo.txt" }
+        let home = environment["HOME"] ?? "."
+        return home + "/todo.txt"
+    }
+
+    /// The done file: `$DONE_FILE`, else `done.txt` beside the todo file.
+    func doneFilePath(forTodoFile todoFile: String) -> String {
+        if let file = environment["DONE_FILE"], !file.isEmpty { return file }
+        return FileAccess.directoryName(of: todoFile) + "/done.txt"
+    }
+
+    /// Writes a line to stdout.
+    func say(_ text: String) { io.print(text) }
+    /// Writes a line to stderr (informational logs; errors go through `CLIError`).
+    func log(_ text: String) { if !quiet { io.printError(text) } }
+}

@@ -1,0 +1,126 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("TodoFileSystem supports Linux (Glibc) and macOS (Darwin) only")
+#endif
+
+/// What the command line needs from the process and the OS, outside files: the environment, the
+/// clock in local time, whether a stream is a terminal, and writing to the standard streams.
+///
+/// It lives here so that the CLI holds no platform code.
+public enum ProcessContext {
+    /// The process environment as a dictionary (later duplicates win, as getenv would not; in practice
+    /// there are none).
+    public static func environment() -> [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let pair = String(cString: entry)
+            if let equals = pair.firstIndex(of: "=") {
+                result[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+
+    /// Seconds since the epoch, now.
+    public static func now() -> Int {
+        Int(time(nil))
+    }
+
+    /// The local calendar date and time of `seconds` since the epoch (respects `TZ`).
+    public static func localTime(_ seconds: Int) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+        var value = time_t(seconds)
+        var parts = tm()
+        localtime_r(&value, &parts)
+        return (Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+                Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+
+    /// Whether file descriptor `descriptor` is a terminal.
+    public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+
+    /// Writes all of `bytes` to `descriptor` (1 or 2), retrying short writes and EINTR. Errors such
+    /// as EPIPE end the write silently: there is nowhere left to report them.
+    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+        bytes.withUnsafeBytes { buffer in
+            guard var pointer = buffer.baseAddress else { return }
+            var remaining = buffer.count
+            while remaining > 0 {
+                let written = write(descriptor, pointer, remaining)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                pointer += written
+                remaining -= written
+            }
+        }
+    }
+
+    /// The current working directory, or "." if it cannot be read.
+    public static func currentDirectory() -> String {
+        guard let pointer = getcwd(nil, 0) else { return "." }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+
+    /// Whether `path` names an existing file system object (following symlinks).
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+}
+
+extension ProcessContext {
+    /// A failed read: the errno message.
+    public struct ReadError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Reads a whole file (a provisional helper until the safe-file layer lands).
+    public static func readFile(_ path: String) throws(ReadError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ReadError(description: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw ReadError(description: String(cString: strerror(errno))) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw ReadError(description: "is a directory") }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ReadError(description: String(cString: strerror(errno)))
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return bytes
+    }
+}
+
+extension ProcessContext {
+    /// Ends the process with `status`.
+    public static func exit(_ status: Int32) -> Never {
+        #if canImport(Glibc)
+        Glibc.exit(status)
+        #else
+        Darwin.exit(status)
+        #endif
+    }
+}
+
+extension ProcessContext {
+    /// Writes a whole file (a provisional helper until the safe-file layer lands).
+    public static func writeFileProvisionally(_ path: String, _ bytes: [UInt8]) throws(ReadError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw ReadError(description: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        writeAll(bytes, to: descriptor)
+    }
+}
