@@ -29,6 +29,7 @@ enum ActionTable {
     static let all: [ActionSpec] = [
         ExportAction.spec,
         SortAction.spec,
+        ArchiveAction.spec,
         HelpAction.spec,
         VersionAction.spec,
     ]

@@ -1,4 +1,5 @@
 import TodoFileSystem
+import TodoTxt
 
 /// The CLI's only door to the file layer: maps file-system errors to `CLIError` lines that name the
 /// file and the problem.
@@ -49,5 +50,15 @@ enum FileAccess {
             throw .failure("cannot write \(path): \(error)")
         }
         return true
+    }
+
+    /// Appends lines to a file (created if missing) and fsyncs it before returning. The lines use the
+    /// file's dominant terminator; a last line without one first gets one.
+    static func appendLinesDurably(_ path: String, _ lines: [[UInt8]]) throws(CLIError) {
+        try update(path, createIfMissing: true) { current throws(CLIError) in
+            var document = TodoDocument(bytes: current)
+            for line in lines { document.appendLine(line) }
+            return document.rendered()
+        }
     }
 }

@@ -31,6 +31,19 @@ enum SortAction {
                 if sorted == original { return 0 }
                 throw .status(1)
             }
-            throw .failure("sorting in place is not available yet; use --dry-run")
+            try FileAccess.update(path) { current throws(CLIError) in
+                try refuseBinary(current, path: path)
+                return TodoDocument.sort(current, by: keys)
+            }
+            return 0
         })
+
+    /// Refuses to rewrite a file holding NUL bytes: a todo.txt never does, so it is most likely a
+    /// binary file given by mistake, and rewriting it would help nobody. Reading and printing such a
+    /// file still works (`--dry-run`, `export`).
+    static func refuseBinary(_ bytes: [UInt8], path: String) throws(CLIError) {
+        guard let nul = bytes.firstIndex(of: 0) else { return }
+        let line = bytes[..<nul].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        throw .failure("\(path): line \(line): NUL byte, this looks like a binary file; not rewriting it")
+    }
 }

@@ -95,3 +95,54 @@ enum Files {
     }
     static func text(_ path: String) -> String { String(decoding: read(path), as: UTF8.self) }
 }
+
+extension Spawn {
+    /// Starts the built `todo` with `arguments`, output discarded, and returns its pid without waiting.
+    static func startTodo(_ arguments: [String]) -> pid_t? {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let cArguments = ([todo] + arguments).map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, todo, &actions, nil, cArguments, environ) == 0 else { return nil }
+        return pid
+    }
+
+    /// Waits for `pid`; returns its exit code (128 + signal when killed).
+    @discardableResult
+    static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    /// The seconds a soak test may run: `TODO_SOAK_SECONDS`, else `fallback`.
+    static func soakSeconds(default fallback: Double) -> Double {
+        ProcessInfo.processInfo.environment["TODO_SOAK_SECONDS"].flatMap(Double.init) ?? fallback
+    }
+}
+
+/// A small seeded generator (SplitMix64) so that random tests are reproducible from their printed seed.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The seed for a property or soak test: `TODO_PROPERTY_SEED`, else fresh; always printed.
+func testSeed(_ name: String) -> UInt64 {
+    let seed = ProcessInfo.processInfo.environment["TODO_PROPERTY_SEED"].flatMap(UInt64.init)
+        ?? UInt64.random(in: 1...UInt64.max)
+    print("\(name): seed \(seed) (rerun with TODO_PROPERTY_SEED=\(seed))")
+    return seed
+}
