@@ -30,8 +30,11 @@ enum ActionTable {
         ExportAction.spec,
         SortAction.spec,
         ArchiveAction.spec,
+        UIDAction.spec,
         HelpAction.spec,
         VersionAction.spec,
+        CompletionsAction.spec,
+        CompletionsAction.wordsSpec,
     ]
 
     /// The action called `name` or aliased so.

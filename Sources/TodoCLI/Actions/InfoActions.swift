@@ -23,7 +23,7 @@ enum HelpAction {
     }
 
     static func programHelp(programName: String) -> String {
-        let width = (ActionTable.all.map { $0.name.count }.max() ?? 0) + 2
+        let width = (ActionTable.all.filter { !$0.summary.isEmpty }.map { $0.name.count }.max() ?? 0) + 2
         var lines = [
             "\(programName): keep a todo.txt file, safely.",
             "",
@@ -31,7 +31,7 @@ enum HelpAction {
             "",
             "actions:",
         ]
-        for action in ActionTable.all {
+        for action in ActionTable.all where !action.summary.isEmpty {
             let padding = String(repeating: " ", count: max(1, width - action.name.count))
             lines.append("  \(action.name)\(padding)\(action.summary)")
         }

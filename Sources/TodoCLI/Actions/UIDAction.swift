@@ -1,0 +1,42 @@
+import TodoTxt
+
+/// `todo uid [--assign] [FILE]`: lists every task's uid with its line number, or gives every task
+/// without one (and every non-owner holder of a duplicate) a fresh one (format.md section 4).
+enum UIDAction {
+    static let arguments = "[--assign] [FILE]"
+    static let spec = ActionSpec(
+        name: "uid", aliases: [], arguments: arguments,
+        summary: "List task uids; --assign gives every task without one a fresh uid.",
+        options: ["--assign"], completes: .files,
+        run: { invocation, arguments throws(CLIError) in
+            let usage = "\(invocation.programName) uid \(UIDAction.arguments)"
+            let parsed = try ParsedArguments(arguments, flags: ["--assign"], valued: [], usage: usage)
+            guard parsed.positionals.count <= 1 else { throw .usage("too many arguments; usage: \(usage)") }
+            let path = invocation.todoFilePath(explicit: parsed.positionals.first)
+            if parsed.flags.contains("--assign") {
+                let donePath = invocation.doneFilePath(forTodoFile: path)
+                let done = try FileAccess.readIfExists(donePath).map { TodoDocument(bytes: $0) }
+                var changedLines: [Int] = []
+                try FileAccess.update(path) { current throws(CLIError) in
+                    var document = TodoDocument(bytes: current)
+                    var generator = SystemRandomNumberGenerator()
+                    changedLines = document.assignMissingUIDs(using: &generator, doneFile: done)
+                    return document.rendered()
+                }
+                invocation.log("\(path): assigned \(changedLines.count) uid\(changedLines.count == 1 ? "" : "s")")
+                return 0
+            }
+            let document = TodoDocument(bytes: try FileAccess.read(path))
+            let width = String(document.lineCount).count
+            for index in 0..<document.lineCount {
+                let item = document.item(at: index)
+                guard let uid = item.uid else { continue }
+                let number = String(index + 1)
+                invocation.say(String(repeating: " ", count: width - number.count) + number + " " + uid)
+            }
+            for diagnostic in document.diagnostics() {
+                if case .duplicateUID = diagnostic.kind { invocation.log("\(path): \(diagnostic)") }
+            }
+            return 0
+        })
+}
