@@ -1,2 +1,0 @@
-import XCTest
-final class TodoCLITestsPlaceholder: XCTestCase { func testPlaceholder() { XCTAssertTrue(true) } }
