@@ -14,9 +14,7 @@ public enum FileSystemError: Error, CustomStringConvertible, Hashable, Sendable 
         case setPermissions = "set the permissions of"
         case inspect = "inspect"
         case resolve = "resolve"
-        case remove = "remove"
         case lock = "lock"
-        case close = "close"
     }
 
     /// A system call failed: `cannot <operation> <path>: <reason>`.
