@@ -1,0 +1,154 @@
+/// The file layer's entry point: reading, safe replacement, durable appends and locks, all performed
+/// through one `Syscalls` seam.
+///
+/// A value type holding only the seam, so it is cheap to copy and `Sendable`. `FileSystem()` uses the
+/// real C library; tests pass `FaultInjector(...).syscalls()` to make any call fail or to run a hook
+/// (a simulated concurrent writer) just before it.
+public struct FileSystem: Sendable {
+    let system: System
+
+    /// The real file system.
+    public init() { system = System(calls: .live) }
+
+    /// A file system whose every call goes through `syscalls` (fault injection, fakes).
+    package init(syscalls: Syscalls) { system = System(calls: syscalls) }
+
+    /// The byte `\n`, which ends every line that has an ending.
+    static let newline = UInt8(ascii: "\n")
+
+    // MARK: - resolving
+
+    /// Where a path really lives: symlinks resolved, absolute, canonical.
+    struct ResolvedPath: Sendable, Hashable {
+        /// The real path of the file (or of where it would be created).
+        var path: String
+        /// Whether something existed at `path` when it was resolved.
+        var exists: Bool
+        var directory: String { PathName.directory(of: path) }
+        var name: String { PathName.lastComponent(of: path) }
+    }
+
+    /// Resolves `path` through symlinks with `realpath`, so that a symlinked todo.txt stays a symlink
+    /// and its target is what gets replaced. A path that does not exist yet resolves through its
+    /// directory. A dangling symlink is reported as not found rather than replaced by a plain file.
+    func resolve(_ path: String) throws(FileSystemError) -> ResolvedPath {
+        if path.isEmpty { throw .notFound(path: path) }
+        do {
+            return ResolvedPath(path: try system.realpath(path), exists: true)
+        } catch let error where error == .noSuchFile {
+            // A dangling symlink, or no file name to create (`missing/`).
+            if (try? system.lstat(path)) != nil || PathName.lastComponent(of: path).isEmpty {
+                throw .notFound(path: path)
+            }
+            let directory: String
+            do {
+                directory = try system.realpath(PathName.directory(of: path))
+            } catch let error where error == .noSuchFile {
+                throw .notFound(path: path)
+            } catch {
+                throw .failed(.resolve, path: path, error)
+            }
+            return ResolvedPath(path: PathName.join(directory, PathName.lastComponent(of: path)), exists: false)
+        } catch {
+            throw .failed(.resolve, path: path, error)
+        }
+    }
+
+    // MARK: - reading
+
+    /// Reads a whole file together with its identity and permissions.
+    ///
+    /// Symlinks are followed. Directories, FIFOs and devices are rejected before any byte is read.
+    /// The bytes are exactly what is stored: no decoding, no newline handling.
+    ///
+    /// Complexity: one `open`, one `fstat`, then `read` into a buffer preallocated from the size
+    /// (one extra byte so that end-of-file is seen without a second allocation); a file that grows
+    /// during the read is read to its new end.
+    public func read(_ path: String) throws(FileSystemError) -> FileContents {
+        let resolved = try resolve(path)
+        guard resolved.exists else { throw .notFound(path: resolved.path) }
+        let fd = try openForReading(resolved.path)
+        defer { system.closeQuietly(fd) }
+        let (status, bytes) = try readOpenFile(fd, path: resolved.path)
+        return FileContents(bytes: bytes, status: status, resolvedPath: resolved.path)
+    }
+
+    /// Opens an existing file read-only; `nil` if it does not exist.
+    func openForReadingIfExists(_ path: String) throws(FileSystemError) -> FileDescriptor? {
+        do {
+            return try system.open(path, [.readOnly, .closeOnExec, .nonBlocking])
+        } catch let error where error == .noSuchFile {
+            return nil
+        } catch let error where error == .isDirectory {
+            throw .isDirectory(path: path)
+        } catch {
+            throw .failed(.read, path: path, error)
+        }
+    }
+
+    func openForReading(_ path: String) throws(FileSystemError) -> FileDescriptor {
+        guard let fd = try openForReadingIfExists(path) else { throw .notFound(path: path) }
+        return fd
+    }
+
+    /// Checks that `fd` is a regular file and reads all of it from offset 0.
+    func readOpenFile(_ fd: FileDescriptor, path: String) throws(FileSystemError) -> (FileStatus, [UInt8]) {
+        let status: FileStatus
+        do { status = try system.fstat(fd) } catch { throw .failed(.inspect, path: path, error) }
+        switch status.kind {
+        case .regular: break
+        case .directory: throw .isDirectory(path: path)
+        case .symbolicLink, .other: throw .notRegularFile(path: path)
+        }
+        do {
+            // The hint is capped so that a huge sparse file cannot make us allocate its nominal size up front.
+            let hint = Int(clamping: min(max(status.identity.size, 0), 1 << 30))
+            return (status, try readToEnd(fd, sizeHint: hint))
+        } catch {
+            throw .failed(.read, path: path, error)
+        }
+    }
+
+    /// Reads from the current offset until `read` returns 0.
+    func readToEnd(_ fd: FileDescriptor, sizeHint: Int) throws(Errno) -> [UInt8] {
+        var failure: Errno?
+        var reachedEnd = false
+        var bytes = [UInt8](unsafeUninitializedCapacity: sizeHint + 1) { buffer, initialized in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            while initialized < raw.count {
+                do throws(Errno) {
+                    let n = try system.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[initialized...]))
+                    if n == 0 {
+                        reachedEnd = true
+                        return
+                    }
+                    initialized += n
+                } catch {
+                    failure = error
+                    return
+                }
+            }
+        }
+        if let failure { throw failure }
+        // Only a file that grew after `fstat` gets here.
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while !reachedEnd {
+            let result = chunk.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try system.read(fd, into: raw) } }
+            let n = try result.get()
+            if n == 0 { reachedEnd = true } else { bytes.append(contentsOf: chunk[..<n]) }
+        }
+        return bytes
+    }
+
+    // MARK: - directories
+
+    /// `fsync` on the directory, so that a rename or a newly created entry survives a crash.
+    func syncDirectory(_ directory: String) throws(FileSystemError) {
+        let fd: FileDescriptor
+        do { fd = try system.open(directory, [.readOnly, .directory, .closeOnExec]) } catch {
+            throw .failed(.sync, path: directory, error)
+        }
+        defer { system.closeQuietly(fd) }
+        do { try system.fsync(fd) } catch { throw .failed(.sync, path: directory, error) }
+    }
+}

@@ -1,0 +1,77 @@
+/// Every way the file layer fails, each with enough context for a one-line message that names the
+/// operation, the path and the reason (`cannot write /x/todo.txt: No space left on device`).
+///
+/// Paths are the resolved (absolute, symlink-free) paths that were actually touched, except for
+/// `locked`, which names the file the caller asked to lock.
+public enum FileSystemError: Error, CustomStringConvertible, Hashable, Sendable {
+    /// What the file layer was doing when a system call failed; used in messages as `cannot <verb> <path>`.
+    public enum Operation: String, Sendable, Hashable {
+        case read = "read"
+        case write = "write"
+        case append = "append to"
+        case createTemporaryFile = "create a temporary file in"
+        case sync = "sync"
+        case setPermissions = "set the permissions of"
+        case inspect = "inspect"
+        case resolve = "resolve"
+        case lock = "lock"
+    }
+
+    /// A system call failed: `cannot <operation> <path>: <reason>`.
+    case failed(Operation, path: String, Errno)
+    /// Renaming the temporary file over the target failed; the target is unchanged.
+    case renameFailed(from: String, to: String, Errno)
+    /// The file (or, for a dangling symlink, its target) does not exist.
+    case notFound(path: String)
+    /// The path names a directory where a file was expected.
+    case isDirectory(path: String)
+    /// The path names a FIFO, socket or device, which `todo` never reads or replaces.
+    case notRegularFile(path: String)
+    /// Writing is not allowed: the file or its directory denies write access, or (for root, whom the
+    /// kernel would let through) has no write permission bit at all. Nothing was written.
+    case readOnly(path: String, reason: String)
+    /// Compare-and-swap failed on every attempt: someone kept changing the file. Nothing was written.
+    case keptChanging(path: String, attempts: Int)
+    /// Another process held the lock for the whole bounded wait.
+    case locked(path: String, waited: Duration)
+
+    /// One line: `cannot write /x/todo.txt: No space left on device`.
+    public var description: String {
+        switch self {
+        case .failed(let operation, let path, let errno):
+            "cannot \(operation.rawValue) \(path): \(errno.message)"
+        case .renameFailed(let from, let to, let errno):
+            "rename \(PathName.lastComponent(of: from)) → \(to): \(errno.message)"
+        case .notFound(let path):
+            "\(path): no such file"
+        case .isDirectory(let path):
+            "\(path) is a directory"
+        case .notRegularFile(let path):
+            "\(path) is not a regular file"
+        case .readOnly(let path, let reason):
+            "cannot write \(path): \(reason)"
+        case .keptChanging(let path, let attempts):
+            "cannot write \(path): it changed during each of \(attempts) attempts; nothing was written"
+        case .locked(let path, let waited):
+            "\(path) is locked by another todo process (waited \(FileSystemError.format(waited)))"
+        }
+    }
+
+    /// The errno behind the failure, if one system call caused it.
+    public var errno: Errno? {
+        switch self {
+        case .failed(_, _, let errno), .renameFailed(_, _, let errno): errno
+        default: nil
+        }
+    }
+
+    /// `5 s`, `1.5 s`, `200 ms`: short, and exact enough for a message about waiting.
+    static func format(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        if milliseconds < 1000 { return "\(milliseconds) ms" }
+        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
+        let tenths = (milliseconds + 50) / 100
+        return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
+    }
+}

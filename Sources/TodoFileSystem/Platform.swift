@@ -1,0 +1,304 @@
+// The only file of TodoFileSystem that imports the C library. Every other file works with the
+// platform-neutral types defined here and in Syscalls.swift (`OpenFlags`, `FileStatus`, the `Errno`
+// constants, `Syscalls.live`), so a port to another platform touches this file alone.
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("TodoFileSystem supports Linux (Glibc) and Darwin only")
+#endif
+
+// MARK: - errno values
+
+extension Errno {
+    /// Operation not permitted (`EPERM`).
+    public static let notPermitted = Errno(rawValue: EPERM)
+    /// No such file or directory (`ENOENT`).
+    public static let noSuchFile = Errno(rawValue: ENOENT)
+    /// Interrupted system call (`EINTR`); the seam retries it everywhere except `close`.
+    public static let interrupted = Errno(rawValue: EINTR)
+    /// Input/output error (`EIO`).
+    public static let ioError = Errno(rawValue: EIO)
+    /// Permission denied (`EACCES`).
+    public static let permissionDenied = Errno(rawValue: EACCES)
+    /// File exists (`EEXIST`).
+    public static let fileExists = Errno(rawValue: EEXIST)
+    /// Not a directory (`ENOTDIR`).
+    public static let notDirectory = Errno(rawValue: ENOTDIR)
+    /// Is a directory (`EISDIR`).
+    public static let isDirectory = Errno(rawValue: EISDIR)
+    /// Invalid argument (`EINVAL`).
+    public static let invalidArgument = Errno(rawValue: EINVAL)
+    /// No space left on device (`ENOSPC`).
+    public static let noSpace = Errno(rawValue: ENOSPC)
+    /// Read-only file system (`EROFS`).
+    public static let readOnlyFileSystem = Errno(rawValue: EROFS)
+    /// Resource temporarily unavailable (`EWOULDBLOCK`, equal to `EAGAIN` on Linux and Darwin):
+    /// a non-blocking `flock` found the lock taken.
+    public static let wouldBlock = Errno(rawValue: EWOULDBLOCK)
+    /// Disk quota exceeded (`EDQUOT`).
+    public static let quotaExceeded = Errno(rawValue: EDQUOT)
+    /// Too many levels of symbolic links (`ELOOP`).
+    public static let tooManySymbolicLinks = Errno(rawValue: ELOOP)
+    /// Bad file descriptor (`EBADF`).
+    public static let badFileDescriptor = Errno(rawValue: EBADF)
+
+    /// The C name of the value (`"ENOSPC"`), or `nil` for values this table does not know.
+    var platformName: String? {
+        switch rawValue {
+        case EPERM: "EPERM"
+        case ENOENT: "ENOENT"
+        case ESRCH: "ESRCH"
+        case EINTR: "EINTR"
+        case EIO: "EIO"
+        case ENXIO: "ENXIO"
+        case E2BIG: "E2BIG"
+        case EBADF: "EBADF"
+        case EAGAIN: "EAGAIN"
+        case ENOMEM: "ENOMEM"
+        case EACCES: "EACCES"
+        case EFAULT: "EFAULT"
+        case EBUSY: "EBUSY"
+        case EEXIST: "EEXIST"
+        case EXDEV: "EXDEV"
+        case ENODEV: "ENODEV"
+        case ENOTDIR: "ENOTDIR"
+        case EISDIR: "EISDIR"
+        case EINVAL: "EINVAL"
+        case ENFILE: "ENFILE"
+        case EMFILE: "EMFILE"
+        case ETXTBSY: "ETXTBSY"
+        case EFBIG: "EFBIG"
+        case ENOSPC: "ENOSPC"
+        case ESPIPE: "ESPIPE"
+        case EROFS: "EROFS"
+        case EMLINK: "EMLINK"
+        case EPIPE: "EPIPE"
+        case ENAMETOOLONG: "ENAMETOOLONG"
+        case ENOLCK: "ENOLCK"
+        case ENOSYS: "ENOSYS"
+        case ENOTEMPTY: "ENOTEMPTY"
+        case ELOOP: "ELOOP"
+        case EDQUOT: "EDQUOT"
+        case ESTALE: "ESTALE"
+        case EOPNOTSUPP: "EOPNOTSUPP"
+        case ETIMEDOUT: "ETIMEDOUT"
+        default: nil
+        }
+    }
+
+    /// The C library's message for the value, from `strerror_r` (thread-safe, unlike `strerror`).
+    var platformMessage: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let status = buffer.withUnsafeMutableBufferPointer { pointer -> Int32 in
+            guard let base = pointer.baseAddress else { return -1 }
+            return Int32(strerror_r(rawValue, base, pointer.count - 1))
+        }
+        guard status == 0 else { return "Unknown error \(rawValue)" }
+        let bytes = buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The calling thread's `errno`; read it immediately after the failed call.
+    static var current: Errno { Errno(rawValue: errno) }
+}
+
+// MARK: - flag values
+
+extension OpenFlags {
+    /// `O_RDONLY`.
+    public static let readOnly = OpenFlags(rawValue: O_RDONLY)
+    /// `O_WRONLY`.
+    public static let writeOnly = OpenFlags(rawValue: O_WRONLY)
+    /// `O_RDWR`.
+    public static let readWrite = OpenFlags(rawValue: O_RDWR)
+    /// `O_APPEND`: every write goes to the current end of file, atomically with respect to other appenders.
+    public static let append = OpenFlags(rawValue: O_APPEND)
+    /// `O_CREAT`.
+    public static let create = OpenFlags(rawValue: O_CREAT)
+    /// `O_EXCL`: with `create`, fail with `EEXIST` instead of opening an existing file or following a symlink.
+    public static let exclusive = OpenFlags(rawValue: O_EXCL)
+    /// `O_CLOEXEC`: no descriptor leaks into spawned children (editors, git).
+    public static let closeOnExec = OpenFlags(rawValue: O_CLOEXEC)
+    /// `O_NOFOLLOW`.
+    public static let noFollow = OpenFlags(rawValue: O_NOFOLLOW)
+    /// `O_DIRECTORY`.
+    public static let directory = OpenFlags(rawValue: O_DIRECTORY)
+    /// `O_NONBLOCK`: opening a FIFO named like the todo file must not hang; regular files ignore it.
+    public static let nonBlocking = OpenFlags(rawValue: O_NONBLOCK)
+}
+
+extension AccessMode {
+    /// `W_OK`.
+    public static let write = AccessMode(rawValue: W_OK)
+    /// `R_OK`.
+    public static let read = AccessMode(rawValue: R_OK)
+}
+
+extension LockOperation {
+    /// `LOCK_EX | LOCK_NB`: take the exclusive lock or fail with `EWOULDBLOCK` at once.
+    public static let exclusiveNonBlocking = LockOperation(rawValue: LOCK_EX | LOCK_NB)
+    /// `LOCK_UN`.
+    public static let unlock = LockOperation(rawValue: LOCK_UN)
+}
+
+// MARK: - stat conversion
+
+extension FileStatus {
+    /// Copies the fields `todo` uses out of a C `stat`; the only place that knows their platform names.
+    init(_ s: stat) {
+        let kind: FileKind
+        switch UInt32(s.st_mode) & UInt32(S_IFMT) {
+        case UInt32(S_IFREG): kind = .regular
+        case UInt32(S_IFDIR): kind = .directory
+        case UInt32(S_IFLNK): kind = .symbolicLink
+        default: kind = .other
+        }
+        #if canImport(Glibc)
+        let mtime = s.st_mtim
+        #else
+        let mtime = s.st_mtimespec
+        #endif
+        self.init(
+            identity: FileIdentity(
+                device: UInt64(truncatingIfNeeded: s.st_dev),
+                inode: UInt64(truncatingIfNeeded: s.st_ino),
+                size: Int64(s.st_size),
+                modificationSeconds: Int64(mtime.tv_sec),
+                modificationNanoseconds: Int64(mtime.tv_nsec)),
+            kind: kind,
+            permissions: UInt32(s.st_mode) & 0o7777,
+            owner: UInt32(s.st_uid),
+            group: UInt32(s.st_gid),
+            linkCount: UInt64(s.st_nlink))
+    }
+}
+
+// MARK: - the live syscalls
+
+/// Runs `body` and turns the C convention (-1 plus `errno`) into a `Result`, reading `errno` before
+/// anything else can overwrite it.
+@inline(__always)
+private func checked<T: BinaryInteger>(_ body: () -> T) -> Result<T, Errno> {
+    let value = body()
+    return value == -1 ? .failure(.current) : .success(value)
+}
+
+extension Syscalls {
+    /// The real C library, one closure per call. No retries here: `Syscalls`' methods add EINTR
+    /// handling and write loops on top, so injected faults go through the same logic as real ones.
+    public static let live = Syscalls(
+        open: { path, flags, permissions in
+            checked { platformOpen(path, flags.rawValue, permissions) }.map(FileDescriptor.init(rawValue:))
+        },
+        createExclusive: { path, permissions in
+            let flags = O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW
+            return checked { platformOpen(path, flags, permissions) }.map(FileDescriptor.init(rawValue:))
+        },
+        read: { fd, buffer in checked { platformRead(fd.rawValue, buffer.baseAddress, buffer.count) } },
+        pread: { fd, buffer, offset in
+            checked { platformPread(fd.rawValue, buffer.baseAddress, buffer.count, offset) }
+        },
+        write: { fd, buffer in checked { platformWrite(fd.rawValue, buffer.baseAddress, buffer.count) } },
+        fsync: { fd in checked { platformFsync(fd.rawValue) }.map { _ in () } },
+        ftruncate: { fd, length in checked { platformFtruncate(fd.rawValue, length) }.map { _ in () } },
+        fchmod: { fd, permissions in checked { platformFchmod(fd.rawValue, permissions) }.map { _ in () } },
+        fchown: { fd, owner, group in checked { platformFchown(fd.rawValue, owner, group) }.map { _ in () } },
+        fstat: { fd in
+            var s = emptyStat()
+            return checked { platformFstat(fd.rawValue, &s) }.map { _ in FileStatus(s) }
+        },
+        stat: { path in
+            var s = emptyStat()
+            return checked { platformStat(path, &s) }.map { _ in FileStatus(s) }
+        },
+        lstat: { path in
+            var s = emptyStat()
+            return checked { platformLstat(path, &s) }.map { _ in FileStatus(s) }
+        },
+        access: { path, mode in checked { platformAccess(path, mode.rawValue) }.map { _ in () } },
+        rename: { from, to in checked { platformRename(from, to) }.map { _ in () } },
+        unlink: { path in checked { platformUnlink(path) }.map { _ in () } },
+        close: { fd in checked { platformClose(fd.rawValue) }.map { _ in () } },
+        flock: { fd, operation in checked { platformFlock(fd.rawValue, operation.rawValue) }.map { _ in () } },
+        realpath: { path in
+            guard let resolved = platformRealpath(path) else { return .failure(.current) }
+            defer { free(resolved) }
+            return .success(String(cString: UnsafePointer(resolved)))
+        },
+        sleep: { duration in
+            let (seconds, attoseconds) = duration.components
+            var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+            var remaining = timespec()
+            while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
+        },
+        random: { UInt64.random(in: .min ... .max) })
+}
+
+/// A zeroed C `stat`, spelled outside `Syscalls` where `stat` names the closure, not the struct.
+private func emptyStat() -> stat { stat() }
+
+// Wrappers with distinct names: inside `Syscalls.live` the closure labels (`open`, `read`, …) would
+// shadow the C functions.
+@inline(__always) private func platformOpen(_ path: String, _ flags: Int32, _ permissions: UInt32) -> Int32 {
+    open(path, flags, mode_t(permissions))
+}
+@inline(__always) private func platformRead(_ fd: Int32, _ base: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(fd, base, count)
+}
+@inline(__always) private func platformPread(
+    _ fd: Int32, _ base: UnsafeMutableRawPointer?, _ count: Int, _ offset: Int64
+) -> Int {
+    pread(fd, base, count, off_t(offset))
+}
+@inline(__always) private func platformWrite(_ fd: Int32, _ base: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(fd, base, count)
+}
+@inline(__always) private func platformFsync(_ fd: Int32) -> Int32 { fsync(fd) }
+@inline(__always) private func platformFtruncate(_ fd: Int32, _ length: Int64) -> Int32 {
+    ftruncate(fd, off_t(length))
+}
+@inline(__always) private func platformFchmod(_ fd: Int32, _ permissions: UInt32) -> Int32 {
+    fchmod(fd, mode_t(permissions))
+}
+@inline(__always) private func platformFchown(_ fd: Int32, _ owner: UInt32, _ group: UInt32) -> Int32 {
+    fchown(fd, uid_t(owner), gid_t(group))
+}
+@inline(__always) private func platformFstat(_ fd: Int32, _ s: inout stat) -> Int32 { fstat(fd, &s) }
+@inline(__always) private func platformStat(_ path: String, _ s: inout stat) -> Int32 { stat(path, &s) }
+@inline(__always) private func platformLstat(_ path: String, _ s: inout stat) -> Int32 { lstat(path, &s) }
+@inline(__always) private func platformAccess(_ path: String, _ mode: Int32) -> Int32 { access(path, mode) }
+@inline(__always) private func platformRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }
+@inline(__always) private func platformUnlink(_ path: String) -> Int32 { unlink(path) }
+@inline(__always) private func platformClose(_ fd: Int32) -> Int32 { close(fd) }
+@inline(__always) private func platformFlock(_ fd: Int32, _ operation: Int32) -> Int32 { flock(fd, operation) }
+@inline(__always) private func platformRealpath(_ path: String) -> UnsafeMutablePointer<CChar>? {
+    realpath(path, nil)
+}
+
+// MARK: - a mutex without Foundation or Synchronization
+
+/// A `pthread_mutex_t` on the heap (a mutex must not move, so it cannot live inline in a Swift value).
+/// Guards the fault injector's counters, which all closures of one `Syscalls` value share.
+final class PlatformMutex: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    func withLock<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+}

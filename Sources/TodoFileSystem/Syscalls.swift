@@ -1,0 +1,223 @@
+/// An open file descriptor. A plain value: whoever opened it closes it, exactly once.
+public struct FileDescriptor: Sendable, Hashable {
+    /// The C descriptor number.
+    public let rawValue: Int32
+    /// Wraps a descriptor number; ownership is the caller's business.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+}
+
+/// `open(2)` flags; the values are defined in Platform.swift.
+public struct OpenFlags: OptionSet, Sendable, Hashable {
+    /// The C bit pattern.
+    public let rawValue: Int32
+    /// Wraps a C value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+}
+
+/// `access(2)` modes; the values are defined in Platform.swift.
+public struct AccessMode: Sendable, Hashable {
+    /// The C bit pattern.
+    public let rawValue: Int32
+    /// Wraps a C value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+}
+
+/// `flock(2)` operations; the values are defined in Platform.swift.
+public struct LockOperation: Sendable, Hashable {
+    /// The C bit pattern.
+    public let rawValue: Int32
+    /// Wraps a C value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+}
+
+/// The kinds of call that pass through the seam; fault injection counts calls per kind.
+public enum SyscallKind: String, Sendable, Hashable, CaseIterable {
+    case open, createExclusive, read, pread, write, fsync, ftruncate, fchmod, fchown
+    case fstat, stat, lstat, access, rename, unlink, close, flock, realpath
+}
+
+/// The one seam through which the file layer reaches the operating system.
+///
+/// Each closure performs exactly one C call and reports failure as a typed `Errno`; it never retries.
+/// The file layer calls them only through an internal wrapper that retries `EINTR` (except for
+/// `close`, where a retry could close a descriptor another thread just received) and loops writes
+/// until every byte is written. `Syscalls.live` is the C library; tests build variants with
+/// `FaultInjector` so that `ENOSPC`, `EIO`, `EINTR` or a concurrent writer can be simulated at any step.
+public struct Syscalls: Sendable {
+    /// `open(path, flags, permissions)`; `permissions` only matter with `.create`.
+    package var open: @Sendable (String, OpenFlags, UInt32) -> Result<FileDescriptor, Errno>
+    /// The `mkstemp` equivalent: `open(path, O_RDWR|O_CREAT|O_EXCL|O_CLOEXEC|O_NOFOLLOW, permissions)`;
+    /// the caller chooses the random name, so it can also choose the suffix (`.tmp`).
+    package var createExclusive: @Sendable (String, UInt32) -> Result<FileDescriptor, Errno>
+    /// One `read`; returns 0 at end of file.
+    package var read: @Sendable (FileDescriptor, UnsafeMutableRawBufferPointer) -> Result<Int, Errno>
+    /// One `pread` at an offset; does not move the file offset.
+    package var pread: @Sendable (FileDescriptor, UnsafeMutableRawBufferPointer, Int64) -> Result<Int, Errno>
+    /// One `write`; may write fewer bytes than given.
+    package var write: @Sendable (FileDescriptor, UnsafeRawBufferPointer) -> Result<Int, Errno>
+    /// The remaining calls map one to one to their C namesakes.
+    package var fsync: @Sendable (FileDescriptor) -> Result<Void, Errno>
+    package var ftruncate: @Sendable (FileDescriptor, Int64) -> Result<Void, Errno>
+    package var fchmod: @Sendable (FileDescriptor, UInt32) -> Result<Void, Errno>
+    package var fchown: @Sendable (FileDescriptor, UInt32, UInt32) -> Result<Void, Errno>
+    package var fstat: @Sendable (FileDescriptor) -> Result<FileStatus, Errno>
+    package var stat: @Sendable (String) -> Result<FileStatus, Errno>
+    package var lstat: @Sendable (String) -> Result<FileStatus, Errno>
+    package var access: @Sendable (String, AccessMode) -> Result<Void, Errno>
+    package var rename: @Sendable (String, String) -> Result<Void, Errno>
+    package var unlink: @Sendable (String) -> Result<Void, Errno>
+    package var close: @Sendable (FileDescriptor) -> Result<Void, Errno>
+    package var flock: @Sendable (FileDescriptor, LockOperation) -> Result<Void, Errno>
+    package var realpath: @Sendable (String) -> Result<String, Errno>
+    /// Sleeps at least the given time (the lock's poll interval). Not counted by fault injection.
+    package var sleep: @Sendable (Duration) -> Void
+    /// 64 random bits for temporary file names. Not counted by fault injection.
+    package var random: @Sendable () -> UInt64
+
+    /// One closure per call; see `Syscalls.live` for the real ones and `FaultInjector` for wrappers.
+    package init(
+        open: @escaping @Sendable (String, OpenFlags, UInt32) -> Result<FileDescriptor, Errno>,
+        createExclusive: @escaping @Sendable (String, UInt32) -> Result<FileDescriptor, Errno>,
+        read: @escaping @Sendable (FileDescriptor, UnsafeMutableRawBufferPointer) -> Result<Int, Errno>,
+        pread: @escaping @Sendable (FileDescriptor, UnsafeMutableRawBufferPointer, Int64) -> Result<Int, Errno>,
+        write: @escaping @Sendable (FileDescriptor, UnsafeRawBufferPointer) -> Result<Int, Errno>,
+        fsync: @escaping @Sendable (FileDescriptor) -> Result<Void, Errno>,
+        ftruncate: @escaping @Sendable (FileDescriptor, Int64) -> Result<Void, Errno>,
+        fchmod: @escaping @Sendable (FileDescriptor, UInt32) -> Result<Void, Errno>,
+        fchown: @escaping @Sendable (FileDescriptor, UInt32, UInt32) -> Result<Void, Errno>,
+        fstat: @escaping @Sendable (FileDescriptor) -> Result<FileStatus, Errno>,
+        stat: @escaping @Sendable (String) -> Result<FileStatus, Errno>,
+        lstat: @escaping @Sendable (String) -> Result<FileStatus, Errno>,
+        access: @escaping @Sendable (String, AccessMode) -> Result<Void, Errno>,
+        rename: @escaping @Sendable (String, String) -> Result<Void, Errno>,
+        unlink: @escaping @Sendable (String) -> Result<Void, Errno>,
+        close: @escaping @Sendable (FileDescriptor) -> Result<Void, Errno>,
+        flock: @escaping @Sendable (FileDescriptor, LockOperation) -> Result<Void, Errno>,
+        realpath: @escaping @Sendable (String) -> Result<String, Errno>,
+        sleep: @escaping @Sendable (Duration) -> Void,
+        random: @escaping @Sendable () -> UInt64
+    ) {
+        self.open = open
+        self.createExclusive = createExclusive
+        self.read = read
+        self.pread = pread
+        self.write = write
+        self.fsync = fsync
+        self.ftruncate = ftruncate
+        self.fchmod = fchmod
+        self.fchown = fchown
+        self.fstat = fstat
+        self.stat = stat
+        self.lstat = lstat
+        self.access = access
+        self.rename = rename
+        self.unlink = unlink
+        self.close = close
+        self.flock = flock
+        self.realpath = realpath
+        self.sleep = sleep
+        self.random = random
+    }
+}
+
+/// The policy layer over `Syscalls`: EINTR retried (never for `close`), writes looped until complete.
+/// Everything in the file layer calls the system through this type and nothing else.
+struct System: Sendable {
+    let calls: Syscalls
+
+    /// Repeats `body` while it fails with `EINTR`.
+    @inline(__always)
+    private func retrying<T>(_ body: () -> Result<T, Errno>) throws(Errno) -> T {
+        while true {
+            switch body() {
+            case .success(let value): return value
+            case .failure(let error) where error == .interrupted: continue
+            case .failure(let error): throw error
+            }
+        }
+    }
+
+    func open(_ path: String, _ flags: OpenFlags, permissions: UInt32 = 0) throws(Errno) -> FileDescriptor {
+        try retrying { calls.open(path, flags, permissions) }
+    }
+
+    func createExclusive(_ path: String, permissions: UInt32) throws(Errno) -> FileDescriptor {
+        try retrying { calls.createExclusive(path, permissions) }
+    }
+
+    /// One `read`; 0 means end of file.
+    func read(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        try retrying { calls.read(fd, buffer) }
+    }
+
+    /// Reads exactly `count` bytes at `offset`, or fewer if the file ends first.
+    func pread(_ fd: FileDescriptor, count: Int, at offset: Int64) throws(Errno) -> [UInt8] {
+        var failure: Errno?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            while initialized < count {
+                let slice = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[initialized...])
+                do throws(Errno) {
+                    let n = try retrying { calls.pread(fd, slice, offset + Int64(initialized)) }
+                    if n == 0 { break }
+                    initialized += n
+                } catch {
+                    failure = error
+                    break
+                }
+            }
+        }
+        if let failure { throw failure }
+        return bytes
+    }
+
+    /// Writes every byte, looping over short writes. A `write` that reports 0 bytes for a non-empty
+    /// buffer would loop forever, so it counts as `EIO`.
+    func writeAll(_ fd: FileDescriptor, _ bytes: [UInt8]) throws(Errno) {
+        var failure: Errno?
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let rest = UnsafeRawBufferPointer(rebasing: raw[offset...])
+                do throws(Errno) {
+                    let n = try retrying { calls.write(fd, rest) }
+                    if n <= 0 {
+                        failure = .ioError
+                        return
+                    }
+                    offset += n
+                } catch {
+                    failure = error
+                    return
+                }
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    func fsync(_ fd: FileDescriptor) throws(Errno) { try retrying { calls.fsync(fd) } }
+    func ftruncate(_ fd: FileDescriptor, length: Int64) throws(Errno) { try retrying { calls.ftruncate(fd, length) } }
+    func fchmod(_ fd: FileDescriptor, _ permissions: UInt32) throws(Errno) { try retrying { calls.fchmod(fd, permissions) } }
+    func fchown(_ fd: FileDescriptor, owner: UInt32, group: UInt32) throws(Errno) {
+        try retrying { calls.fchown(fd, owner, group) }
+    }
+    func fstat(_ fd: FileDescriptor) throws(Errno) -> FileStatus { try retrying { calls.fstat(fd) } }
+    func stat(_ path: String) throws(Errno) -> FileStatus { try retrying { calls.stat(path) } }
+    func lstat(_ path: String) throws(Errno) -> FileStatus { try retrying { calls.lstat(path) } }
+    func access(_ path: String, _ mode: AccessMode) throws(Errno) { try retrying { calls.access(path, mode) } }
+    func rename(_ from: String, _ to: String) throws(Errno) { try retrying { calls.rename(from, to) } }
+    func unlink(_ path: String) throws(Errno) { try retrying { calls.unlink(path) } }
+    func flock(_ fd: FileDescriptor, _ operation: LockOperation) throws(Errno) { try retrying { calls.flock(fd, operation) } }
+    func realpath(_ path: String) throws(Errno) -> String { try retrying { calls.realpath(path) } }
+
+    /// Closes once, never retried: after `EINTR` the descriptor is already released on Linux, and a
+    /// retry could close a descriptor that another thread has just been given.
+    func close(_ fd: FileDescriptor) throws(Errno) {
+        if case .failure(let error) = calls.close(fd) { throw error }
+    }
+
+    /// Closes and ignores the outcome: used on paths where the data is already safe or already lost.
+    func closeQuietly(_ fd: FileDescriptor) { _ = calls.close(fd) }
+
+    func sleep(_ duration: Duration) { calls.sleep(duration) }
+    func random() -> UInt64 { calls.random() }
+}

@@ -1,0 +1,38 @@
+import Testing
+@testable import TodoFileSystem
+
+@Suite struct ErrorTests {
+    @Test func errnoHasNameAndMessage() {
+        #expect(Errno.noSpace.name == "ENOSPC")
+        #expect(Errno.noSpace.message == "No space left on device")
+        #expect(Errno.ioError.name == "EIO")
+        #expect(Errno.interrupted.name == "EINTR")
+        #expect(Errno(rawValue: 9999).name == "errno 9999")
+        #expect(Errno(rawValue: 9999).message.contains("9999"))
+        #expect("\(Errno.permissionDenied)" == "Permission denied")
+    }
+
+    @Test func descriptionsAreOneLineNamingOperationPathAndReason() {
+        let cases: [(FileSystemError, String)] = [
+            (.failed(.write, path: "/x/todo.txt", .noSpace), "cannot write /x/todo.txt: No space left on device"),
+            (.renameFailed(from: "/x/.todo.txt.k3f9qz.tmp", to: "/x/todo.txt", .ioError),
+             "rename .todo.txt.k3f9qz.tmp → /x/todo.txt: Input/output error"),
+            (.isDirectory(path: "/x/todo.txt"), "/x/todo.txt is a directory"),
+            (.notFound(path: "/x/todo.txt"), "/x/todo.txt: no such file"),
+            (.notRegularFile(path: "/x/todo.txt"), "/x/todo.txt is not a regular file"),
+            (.locked(path: "todo.txt", waited: .seconds(5)), "todo.txt is locked by another todo process (waited 5 s)"),
+            (.locked(path: "todo.txt", waited: .milliseconds(1520)), "todo.txt is locked by another todo process (waited 1.5 s)"),
+            (.locked(path: "todo.txt", waited: .milliseconds(200)), "todo.txt is locked by another todo process (waited 200 ms)"),
+            (.failed(.createTemporaryFile, path: "/x", .quotaExceeded), "cannot create a temporary file in /x: Disk quota exceeded"),
+        ]
+        for (error, expected) in cases {
+            #expect(error.description == expected)
+            #expect(!error.description.contains("\n"))
+        }
+    }
+
+    @Test func replaceErrorForwardsTheDescription() {
+        let error: ReplaceError<Never> = .fileSystem(.notFound(path: "/x/todo.txt"))
+        #expect(error.description == "/x/todo.txt: no such file")
+    }
+}

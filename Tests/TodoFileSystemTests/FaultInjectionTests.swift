@@ -1,0 +1,143 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+@testable import TodoFileSystem
+
+/// Fails every system call of a safe replacement in turn and checks the promise of files.md
+/// section 1, step 8: before the rename, any failure leaves the target byte-identical and no
+/// temporary file behind; after it, nothing is thrown and the new content is in place.
+@Suite struct FaultInjectionTests {
+    static let original = Array("(A) first\nsecond\n".utf8)
+    static let edited = Array("(A) first\nsecond\nthird\n".utf8)
+
+    /// The calls of one clean replacement, with their per-kind occurrence numbers.
+    static func cleanRun() throws -> [(kind: SyscallKind, occurrence: Int)] {
+        let dir = TemporaryDirectory()
+        Posix.write(dir.file("todo.txt"), original)
+        let recorder = FaultInjector()
+        let fs = FileSystem(syscalls: recorder.syscalls())
+        _ = try fs.replace(dir.file("todo.txt")) { (_: [UInt8]) throws(Never) in edited }
+        return occurrences(recorder.calls)
+    }
+
+    @Test func cleanRunMakesTheExpectedCalls() throws {
+        let kinds = try Self.cleanRun().map(\.kind)
+        // The recipe, in order; the test below fails each of these.
+        for required: SyscallKind in [.realpath, .open, .fstat, .read, .access, .createExclusive, .write, .fchown, .fchmod, .fsync, .stat, .pread, .rename] {
+            #expect(kinds.contains(required), "missing \(required)")
+        }
+        let position = { (kind: SyscallKind) in kinds.firstIndex(of: kind) ?? -1 }
+        #expect(position(.write) < position(.fsync))
+        #expect(position(.fsync) < position(.rename))
+        #expect(position(.fchown) < position(.fchmod))
+        #expect(kinds.last(where: { $0 == .fsync }) != nil)
+        #expect(kinds.lastIndex(of: .fsync)! > position(.rename), "the directory is synced after the rename")
+    }
+
+    @Test(arguments: [Errno.noSpace, Errno.ioError])
+    func failureAtEveryStepLeavesTargetIntactOrFullyReplaced(errno: Errno) throws {
+        let calls = try Self.cleanRun()
+        let renameIndex = try #require(calls.firstIndex { $0.kind == .rename })
+        for (index, call) in calls.enumerated() {
+            let dir = TemporaryDirectory()
+            let path = dir.file("todo.txt")
+            Posix.write(path, Self.original)
+            chmod(path, 0o640)
+            let injector = FaultInjector([Fault(call.kind, occurrence: call.occurrence, .fail(errno))])
+            let fs = FileSystem(syscalls: injector.syscalls())
+
+            let result = outcome { () throws(ReplaceError<Never>) in
+                try fs.replace(path) { (_: [UInt8]) throws(Never) in Self.edited }
+            }
+
+            let step = "step \(index) (\(call.kind) #\(call.occurrence)) failing with \(errno.name)"
+            #expect(dir.entries() == ["todo.txt"], "temporary file left at \(step)")
+            #expect(Posix.mode(path) == 0o640, "\(step)")
+            if index < renameIndex || index == renameIndex {
+                let error = try #require(fileSystemError(result.failure), "no error at \(step)")
+                #expect(Posix.read(path) == Self.original, "target changed at \(step)")
+                #expect(!error.description.contains("\n"), "\(step)")
+                #expect(error.description.contains(errno.message) || error.description.contains("no such file"), "\(step): \(error)")
+                if index == renameIndex {
+                    #expect(error.description.hasPrefix("rename .todo.txt."), "\(step): \(error)")
+                    #expect(error.description.contains(".tmp → \(path): "), "\(step): \(error)")
+                }
+            } else {
+                #expect(result.failure == nil, "error after the rename at \(step)")
+                #expect(Posix.read(path) == Self.edited, "new content missing at \(step)")
+            }
+        }
+    }
+
+    @Test func interruptedAtEveryStepIsRetried() throws {
+        let calls = try Self.cleanRun()
+        for (index, call) in calls.enumerated() where call.kind != .close {
+            let dir = TemporaryDirectory()
+            let path = dir.file("todo.txt")
+            Posix.write(path, Self.original)
+            let injector = FaultInjector([Fault(call.kind, occurrence: call.occurrence, .fail(.interrupted))])
+            let fs = FileSystem(syscalls: injector.syscalls())
+
+            let result = outcome { () throws(ReplaceError<Never>) in
+                try fs.replace(path) { (_: [UInt8]) throws(Never) in Self.edited }
+            }
+
+            let step = "step \(index) (\(call.kind) #\(call.occurrence))"
+            #expect(result.success == .written(bytes: Self.edited, attempts: 1, notes: []), "\(step)")
+            #expect(Posix.read(path) == Self.edited, "\(step)")
+            #expect(dir.entries() == ["todo.txt"], "\(step)")
+            #expect(injector.calls.count == calls.count + 1, "exactly one retry at \(step)")
+        }
+    }
+
+    @Test func shortWritesAreCompleted() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, Self.original)
+        let live = Syscalls.live
+        var dribbling = live
+        dribbling.write = { fd, buffer in live.write(fd, UnsafeRawBufferPointer(rebasing: buffer.prefix(3))) }
+        let fs = FileSystem(syscalls: dribbling)
+        let result = try fs.replace(path) { (_: [UInt8]) throws(Never) in Self.edited }
+        #expect(result == .written(bytes: Self.edited, attempts: 1, notes: []))
+        #expect(Posix.read(path) == Self.edited)
+    }
+
+    @Test func temporaryNameCollisionIsRetriedWithANewName() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, Self.original)
+        let injector = FaultInjector([Fault(.createExclusive, occurrence: 1, .fail(.fileExists))])
+        let fs = FileSystem(syscalls: injector.syscalls())
+        _ = try fs.replace(path) { (_: [UInt8]) throws(Never) in Self.edited }
+        #expect(injector.calls.filter { $0 == .createExclusive }.count == 2)
+        #expect(Posix.read(path) == Self.edited)
+        #expect(dir.entries() == ["todo.txt"])
+    }
+
+    @Test func directorySyncFailureIsANoteNotAnError() throws {
+        let calls = try Self.cleanRun()
+        let lastFsync = try #require(calls.last { $0.kind == .fsync })
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, Self.original)
+        let injector = FaultInjector([Fault(.fsync, occurrence: lastFsync.occurrence, .fail(.ioError))])
+        let fs = FileSystem(syscalls: injector.syscalls())
+        let result = try fs.replace(path) { (_: [UInt8]) throws(Never) in Self.edited }
+        #expect(result == .written(bytes: Self.edited, attempts: 1,
+                                   notes: [.notDurable(.failed(.sync, path: dir.path, .ioError))]))
+    }
+
+    @Test func fchownDeniedIsIgnored() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, Self.original)
+        let injector = FaultInjector([Fault(.fchown, occurrence: nil, .fail(.notPermitted))])
+        let fs = FileSystem(syscalls: injector.syscalls())
+        _ = try fs.replace(path) { (_: [UInt8]) throws(Never) in Self.edited }
+        #expect(Posix.read(path) == Self.edited)
+    }
+}

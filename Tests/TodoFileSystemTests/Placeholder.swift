@@ -1,2 +1,0 @@
-import XCTest
-final class TodoFileSystemTestsPlaceholder: XCTestCase { func testPlaceholder() { XCTAssertTrue(true) } }

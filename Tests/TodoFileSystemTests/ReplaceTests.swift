@@ -1,0 +1,306 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+@testable import TodoFileSystem
+
+@Suite struct ReplaceTests {
+    let fs = FileSystem()
+
+    func replace(
+        _ path: String, with fs: FileSystem? = nil, options: ReplaceOptions = ReplaceOptions(),
+        _ transform: @escaping ([UInt8]) -> [UInt8]?
+    ) -> Result<ReplaceOutcome, ReplaceError<Never>> {
+        let fileSystem = fs ?? self.fs
+        return outcome { () throws(ReplaceError<Never>) in
+            try fileSystem.replace(path, options: options) { (bytes: [UInt8]) throws(Never) in transform(bytes) }
+        }
+    }
+
+    @Test func writesNewBytesAndLeavesNoTemporaryFile() throws {
+        let dir = TemporaryDirectory()
+        Posix.write(dir.file("todo.txt"), "a\n")
+        let result = try replace(dir.file("todo.txt"), appending("b\n")).get()
+        #expect(result == .written(bytes: Array("a\nb\n".utf8), attempts: 1, notes: []))
+        #expect(Posix.text(dir.file("todo.txt")) == "a\nb\n")
+        #expect(dir.entries() == ["todo.txt"])
+    }
+
+    @Test func symlinkStaysAndTargetIsReplaced() throws {
+        let dir = TemporaryDirectory()
+        mkdir(dir.file("Dropbox"), 0o755)
+        Posix.write(dir.file("Dropbox/todo.txt"), "a\n")
+        #expect(symlink("Dropbox/todo.txt", dir.file("todo.txt")) == 0)
+        let oldInode = try #require(Posix.stat(dir.file("Dropbox/todo.txt"))).st_ino
+
+        _ = try replace(dir.file("todo.txt"), appending("b\n")).get()
+
+        let link = try #require(Posix.lstat(dir.file("todo.txt")))
+        #expect(link.st_mode & S_IFMT == S_IFLNK)
+        var buffer = [CChar](repeating: 0, count: 256)
+        let n = readlink(dir.file("todo.txt"), &buffer, 255)
+        #expect(String(decoding: buffer[..<max(n, 0)].map { UInt8(bitPattern: $0) }, as: UTF8.self) == "Dropbox/todo.txt")
+        #expect(Posix.text(dir.file("Dropbox/todo.txt")) == "a\nb\n")
+        #expect(try #require(Posix.stat(dir.file("Dropbox/todo.txt"))).st_ino != oldInode)
+        #expect(dir.entries("Dropbox") == ["todo.txt"])
+        #expect(dir.entries() == ["Dropbox", "todo.txt"])
+    }
+
+    @Test func modeAndOwnerAreKept() throws {
+        let dir = TemporaryDirectory()
+        Posix.write(dir.file("todo.txt"), "a\n")
+        chmod(dir.file("todo.txt"), 0o640)
+        // Root can give the file away; the replacement must give it back to the same owner.
+        let canChown = geteuid() == 0
+        if canChown { chown(dir.file("todo.txt"), 65534, 65534) }
+
+        _ = try replace(dir.file("todo.txt"), appending("b\n")).get()
+
+        let s = try #require(Posix.stat(dir.file("todo.txt")))
+        #expect(s.st_mode & 0o7777 == 0o640)
+        if canChown {
+            #expect(s.st_uid == 65534)
+            #expect(s.st_gid == 65534)
+        }
+    }
+
+    @Test func unchangedBytesWriteNothing() throws {
+        let dir = TemporaryDirectory()
+        Posix.write(dir.file("todo.txt"), "a\nb\n")
+        let before = try #require(Posix.stat(dir.file("todo.txt")))
+        let injector = FaultInjector()
+        let spy = FileSystem(syscalls: injector.syscalls())
+
+        #expect(try replace(dir.file("todo.txt"), with: spy) { $0 }.get() == .unchanged)
+        #expect(try replace(dir.file("todo.txt"), with: spy) { _ in nil }.get() == .unchanged)
+
+        let after = try #require(Posix.stat(dir.file("todo.txt")))
+        #expect(after.st_ino == before.st_ino)
+        #expect(after.st_mtim.tv_sec == before.st_mtim.tv_sec && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec)
+        #expect(!injector.calls.contains(.createExclusive))
+        #expect(!injector.calls.contains(.write))
+        #expect(!injector.calls.contains(.rename))
+        #expect(dir.entries() == ["todo.txt"])
+    }
+
+    @Test func readOnlyFileIsRefusedAndUntouched() throws {
+        let dir = TemporaryDirectory()
+        Posix.write(dir.file("todo.txt"), "a\n")
+        chmod(dir.file("todo.txt"), 0o444)
+        let inode = try #require(Posix.stat(dir.file("todo.txt"))).st_ino
+
+        let error = fileSystemError(replace(dir.file("todo.txt"), appending("b\n")).failure)
+
+        guard case .readOnly(let path, _) = error else {
+            Issue.record("expected readOnly, got \(String(describing: error))")
+            return
+        }
+        #expect(path == dir.file("todo.txt"))
+        #expect(error?.description.hasPrefix("cannot write \(dir.file("todo.txt")): ") == true)
+        #expect(Posix.text(dir.file("todo.txt")) == "a\n")
+        #expect(try #require(Posix.stat(dir.file("todo.txt"))).st_ino == inode)
+        #expect(Posix.mode(dir.file("todo.txt")) == 0o444)
+        #expect(dir.entries() == ["todo.txt"])
+    }
+
+    @Test func readOnlyDirectoryIsRefusedWithoutTemporaryFile() throws {
+        let dir = TemporaryDirectory()
+        mkdir(dir.file("ro"), 0o755)
+        Posix.write(dir.file("ro/todo.txt"), "a\n")
+        chmod(dir.file("ro"), 0o555)
+        defer { chmod(dir.file("ro"), 0o755) }
+
+        let error = fileSystemError(replace(dir.file("ro/todo.txt"), appending("b\n")).failure)
+
+        guard case .readOnly(let path, let reason) = error else {
+            Issue.record("expected readOnly, got \(String(describing: error))")
+            return
+        }
+        #expect(path == dir.file("ro/todo.txt"))
+        #expect(reason.contains(dir.file("ro")))
+        #expect(Posix.text(dir.file("ro/todo.txt")) == "a\n")
+        #expect(dir.entries("ro") == ["todo.txt"])
+    }
+
+    /// The kernel's refusal (what a non-root user gets) is reported the same way.
+    @Test func permissionDeniedCreatingTemporaryFileIsReadOnly() throws {
+        let dir = TemporaryDirectory()
+        Posix.write(dir.file("todo.txt"), "a\n")
+        let injector = FaultInjector([Fault(.createExclusive, occurrence: nil, .fail(.permissionDenied))])
+        let error = fileSystemError(replace(dir.file("todo.txt"), with: FileSystem(syscalls: injector.syscalls()), appending("b\n")).failure)
+        #expect(error == .readOnly(path: dir.file("todo.txt"), reason: "its directory \(dir.path) is not writable (Permission denied)"))
+        #expect(Posix.text(dir.file("todo.txt")) == "a\n")
+        #expect(dir.entries() == ["todo.txt"])
+    }
+
+    @Test func missingFileIsAnErrorUnlessCreationIsAsked() throws {
+        let dir = TemporaryDirectory()
+        let error = fileSystemError(replace(dir.file("todo.txt"), appending("a\n")).failure)
+        #expect(error == .notFound(path: dir.file("todo.txt")))
+        #expect(dir.entries() == [])
+
+        let created = try replace(dir.file("todo.txt"), options: ReplaceOptions(createIfMissing: true), appending("a\n")).get()
+        #expect(created == .written(bytes: Array("a\n".utf8), attempts: 1, notes: []))
+        #expect(Posix.text(dir.file("todo.txt")) == "a\n")
+        #expect(Posix.mode(dir.file("todo.txt")) == Posix.defaultNewFileMode(in: dir.path))
+        #expect(dir.entries() == ["todo.txt"])
+    }
+
+    @Test func emptyResultForMissingFileCreatesNothing() throws {
+        let dir = TemporaryDirectory()
+        let result = try replace(dir.file("todo.txt"), options: ReplaceOptions(createIfMissing: true)) { $0 }.get()
+        #expect(result == .unchanged)
+        #expect(dir.entries() == [])
+    }
+
+    @Test func directoryTargetIsRejected() {
+        let dir = TemporaryDirectory()
+        mkdir(dir.file("todo.txt"), 0o755)
+        let error = fileSystemError(replace(dir.file("todo.txt"), appending("a\n")).failure)
+        #expect(error == .isDirectory(path: dir.file("todo.txt")))
+        #expect(dir.entries() == ["todo.txt"])
+    }
+
+    @Test func danglingSymlinkIsNotReplacedByAFile() throws {
+        let dir = TemporaryDirectory()
+        symlink("elsewhere/todo.txt", dir.file("todo.txt"))
+        let error = fileSystemError(replace(dir.file("todo.txt"), options: ReplaceOptions(createIfMissing: true), appending("a\n")).failure)
+        #expect(error == .notFound(path: dir.file("todo.txt")))
+        #expect(try #require(Posix.lstat(dir.file("todo.txt"))).st_mode & S_IFMT == S_IFLNK)
+    }
+
+    @Test func transformErrorWritesNothing() throws {
+        struct Refused: Error, Equatable {}
+        let dir = TemporaryDirectory()
+        Posix.write(dir.file("todo.txt"), "a\n")
+        let result = outcome { () throws(ReplaceError<Refused>) in
+            try fs.replace(dir.file("todo.txt")) { (_: [UInt8]) throws(Refused) -> [UInt8]? in throw Refused() }
+        }
+        guard case .transform(let error)? = result.failure else {
+            Issue.record("expected the transform's error, got \(result)")
+            return
+        }
+        #expect(error == Refused())
+        #expect(Posix.text(dir.file("todo.txt")) == "a\n")
+        #expect(dir.entries() == ["todo.txt"])
+    }
+
+    @Test func hardLinksAreReportedAsDetached() throws {
+        let dir = TemporaryDirectory()
+        Posix.write(dir.file("todo.txt"), "a\n")
+        link(dir.file("todo.txt"), dir.file("hard.txt"))
+        let result = try replace(dir.file("todo.txt"), appending("b\n")).get()
+        guard case .written(_, _, let notes) = result else {
+            Issue.record("expected a write")
+            return
+        }
+        #expect(notes.contains(.hardLinksDetached(linkCount: 2)))
+        #expect(Posix.text(dir.file("hard.txt")) == "a\n")
+    }
+
+    // MARK: - compare-and-swap
+
+    /// The first `stat` of the target after the temporary file is synced is the compare-and-swap
+    /// check; found from a clean run so the tests do not hard-code the call sequence.
+    func compareAndSwapStat() throws -> Int {
+        let dir = TemporaryDirectory()
+        Posix.write(dir.file("todo.txt"), "x\n")
+        let recorder = FaultInjector()
+        _ = try replace(dir.file("todo.txt"), with: FileSystem(syscalls: recorder.syscalls()), appending("y\n")).get()
+        let calls = occurrences(recorder.calls)
+        let renameIndex = try #require(calls.firstIndex { $0.kind == .rename })
+        let check = try #require(calls[..<renameIndex].last { $0.kind == .stat })
+        return check.occurrence
+    }
+
+    @Test func editorSaveBetweenReadAndRenameSurvivesAndEditIsReapplied() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, "a\n")
+        let occurrence = try compareAndSwapStat()
+        let injector = FaultInjector([Fault(.stat, occurrence: occurrence, .before({ Posix.saveLikeEditor(path, "a\nfrom editor\n") }))])
+
+        let result = try replace(path, with: FileSystem(syscalls: injector.syscalls()), appending("ours\n")).get()
+
+        #expect(result == .written(bytes: Array("a\nfrom editor\nours\n".utf8), attempts: 2, notes: []))
+        #expect(Posix.text(path) == "a\nfrom editor\nours\n")
+        #expect(dir.entries() == ["todo.txt"])
+    }
+
+    @Test func sameSizeInPlaceRewriteIsDetectedByContent() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, "aaaa\n")
+        let occurrence = try compareAndSwapStat()
+        // Same inode, same size, and possibly the same mtime tick: only the bytes tell.
+        let injector = FaultInjector([Fault(.stat, occurrence: occurrence, .before({ Posix.overwriteInPlace(path, "bbbb\n") }))])
+
+        let result = try replace(path, with: FileSystem(syscalls: injector.syscalls()), appending("ours\n")).get()
+
+        #expect(result == .written(bytes: Array("bbbb\nours\n".utf8), attempts: 2, notes: []))
+        #expect(Posix.text(path) == "bbbb\nours\n")
+    }
+
+    @Test func appendSeenByTheCheckIsKeptBeforeRename() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, "b\na\n")
+        let occurrence = try compareAndSwapStat()
+        let injector = FaultInjector([Fault(.stat, occurrence: occurrence, .before({ Posix.append(path, "late\n") }))])
+        let sorted: ([UInt8]) -> [UInt8]? = { _ in Array("a\nb\n".utf8) }
+
+        let result = try replace(path, with: FileSystem(syscalls: injector.syscalls()), sorted).get()
+
+        #expect(result == .written(bytes: Array("a\nb\nlate\n".utf8), attempts: 1,
+                                   notes: [.lateAppend(byteCount: 5, afterRename: false)]))
+        #expect(Posix.text(path) == "a\nb\nlate\n")
+        #expect(dir.entries() == ["todo.txt"])
+    }
+
+    @Test func appendJustBeforeRenameIsCopiedAfterIt() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, "b\na\n")
+        let injector = FaultInjector([Fault(.rename, occurrence: 1, .before({ Posix.append(path, "late\n") }))])
+        let sorted: ([UInt8]) -> [UInt8]? = { _ in Array("a\nb".utf8) }
+
+        let result = try replace(path, with: FileSystem(syscalls: injector.syscalls()), sorted).get()
+
+        #expect(result == .written(bytes: Array("a\nb\nlate\n".utf8), attempts: 1,
+                                   notes: [.lateAppend(byteCount: 5, afterRename: true)]))
+        #expect(Posix.text(path) == "a\nb\nlate\n")
+        #expect(dir.entries() == ["todo.txt"])
+    }
+
+    @Test func appendAfterALineWithoutNewlineIsAConflict() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, "a")
+        let occurrence = try compareAndSwapStat()
+        // `echo b >> todo.txt` on a file without final newline edits the last line: re-apply, don't append.
+        let injector = FaultInjector([Fault(.stat, occurrence: occurrence, .before({ Posix.append(path, "b\n") }))])
+
+        let result = try replace(path, with: FileSystem(syscalls: injector.syscalls())) { $0 + Array("!".utf8) }.get()
+
+        #expect(result == .written(bytes: Array("ab\n!".utf8), attempts: 2, notes: []))
+    }
+
+    @Test func fileThatKeepsChangingGivesUpCleanly() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, "a\n")
+        // Every stat is followed by a new editor save; each attempt's check sees a different inode.
+        let injector = FaultInjector([Fault(.stat, occurrence: nil, .before({
+            Posix.saveLikeEditor(path, "editor\n")
+        }))])
+
+        let error = fileSystemError(replace(path, with: FileSystem(syscalls: injector.syscalls()), options: ReplaceOptions(maxAttempts: 3), appending("ours\n")).failure)
+
+        #expect(error == .keptChanging(path: path, attempts: 3))
+        #expect(error?.description == "cannot write \(path): it changed during each of 3 attempts; nothing was written")
+        #expect(Posix.text(path) == "editor\n")
+        #expect(dir.entries() == ["todo.txt"])
+    }
+}
