@@ -5,8 +5,17 @@ import TodoTxt
 /// file and the problem.
 ///
 /// Every write goes through `update` (safe replacement under the writers' lock, compare-and-swap,
-/// nothing written when nothing changed) or `appendDurably`.
+/// nothing written when nothing changed) or `appendLinesDurably`.
 enum FileAccess {
+    /// How long a command waits for another todo process's lock before giving up (files.md §2:
+    /// never wait forever). `TODO_LOCK_TIMEOUT` (seconds) overrides it.
+    static func lockTimeout(_ environment: [String: String]) -> Duration {
+        if let text = environment["TODO_LOCK_TIMEOUT"], let seconds = Double(text), seconds >= 0 {
+            return .milliseconds(Int(seconds * 1000))
+        }
+        return .seconds(5)
+    }
+
     static func exists(_ path: String) -> Bool { ProcessContext.exists(path) }
 
     /// The directory part of `path` (`.` for a bare name).
@@ -19,46 +28,92 @@ enum FileAccess {
     /// Reads the whole file.
     static func read(_ path: String) throws(CLIError) -> [UInt8] {
         do {
-            return try ProcessContext.readFile(path)
+            return try FileSystem().read(path).bytes
         } catch {
-            throw .failure("cannot read \(path): \(error)")
+            throw .failure(error.description)
         }
     }
 
     /// Reads the whole file, or nil when it does not exist.
     static func readIfExists(_ path: String) throws(CLIError) -> [UInt8]? {
-        guard exists(path) else { return nil }
-        return try read(path)
+        do {
+            return try FileSystem().read(path).bytes
+        } catch .notFound {
+            return nil
+        } catch {
+            throw .failure(error.description)
+        }
     }
 
-    /// Replaces the file's content with `transform(old)`, safely; `transform` returns nil (or the same
-    /// bytes) for "no change", and then nothing is written at all.
+    /// Replaces the file's content with `transform(old)`, safely (files.md §1) and under the writers'
+    /// lock; `transform` returns nil (or the same bytes) for "no change", and then nothing is written.
     ///
     /// `transform` may run more than once (when another writer changed the file meanwhile, the edit is
     /// re-applied on top of the new content), so it must not print: collect messages and print after
     /// `update` returns. With `createIfMissing`, a missing file counts as empty and is created.
     /// Returns whether the file was written.
     @discardableResult
-    static func update(_ path: String, createIfMissing: Bool = false,
+    static func update(_ path: String, createIfMissing: Bool = false, lockTimeout: Duration = .seconds(5),
                        _ transform: ([UInt8]) throws(CLIError) -> [UInt8]?) throws(CLIError) -> Bool {
-        let old: [UInt8]
-        if createIfMissing, !exists(path) { old = [] } else { old = try read(path) }
-        guard let new = try transform(old), new != old else { return false }
-        do {
-            try ProcessContext.writeFileProvisionally(path, new)
-        } catch {
-            throw .failure("cannot write \(path): \(error)")
+        try withLock(path, timeout: lockTimeout) { () throws(CLIError) -> Bool in
+            try updateHoldingLock(path, createIfMissing: createIfMissing, transform)
         }
-        return true
     }
 
-    /// Appends lines to a file (created if missing) and fsyncs it before returning. The lines use the
-    /// file's dominant terminator; a last line without one first gets one.
+    /// `update` for a caller that already holds the lock of `path` (see `withLock`).
+    @discardableResult
+    static func updateHoldingLock(_ path: String, createIfMissing: Bool = false,
+                                  _ transform: ([UInt8]) throws(CLIError) -> [UInt8]?) throws(CLIError) -> Bool {
+        try replace(path, createIfMissing: createIfMissing, fileSystem: FileSystem(), transform).get()
+    }
+
+    /// Runs `body` holding the writers' lock of `path`, waiting at most `timeout` for it. Several
+    /// steps that must not interleave with another todo process (archive: append to done, then
+    /// replace todo) run inside one `withLock`.
+    static func withLock<T>(_ path: String, timeout: Duration = .seconds(5),
+                            _ body: () throws(CLIError) -> T) throws(CLIError) -> T {
+        let lock: FileLock
+        do {
+            lock = try FileLock(for: path, timeout: timeout)
+        } catch {
+            throw .failure(error.description)
+        }
+        let result: Result<T, CLIError>
+        do {
+            result = .success(try body())
+        } catch {
+            result = .failure(error)
+        }
+        lock.release()
+        return try result.get()
+    }
+
+    private static func replace(_ path: String, createIfMissing: Bool, fileSystem: FileSystem,
+                                _ transform: ([UInt8]) throws(CLIError) -> [UInt8]?) -> Result<Bool, CLIError> {
+        do {
+            let outcome = try fileSystem.replace(path, options: ReplaceOptions(createIfMissing: createIfMissing),
+                                                 transform: transform)
+            if case .written = outcome { return .success(true) }
+            return .success(false)
+        } catch {
+            switch error {
+            case .fileSystem(let failure): return .failure(.failure(failure.description))
+            case .transform(let failure): return .failure(failure)
+            }
+        }
+    }
+
+    /// Appends lines to a file (created if missing) and fsyncs it before returning. The lines end
+    /// with the file's dominant terminator; a last line without one first gets one.
     static func appendLinesDurably(_ path: String, _ lines: [[UInt8]]) throws(CLIError) {
-        try update(path, createIfMissing: true) { current throws(CLIError) in
-            var document = TodoDocument(bytes: current)
-            for line in lines { document.appendLine(line) }
-            return document.rendered()
+        let existing = try readIfExists(path) ?? []
+        let terminator = TodoDocument(bytes: existing).dominantTerminator.bytes
+        var bytes: [UInt8] = []
+        for line in lines { bytes += line + terminator }
+        do {
+            try FileSystem().appendDurably(path, bytes, options: AppendOptions(startOnNewLine: true, createIfMissing: true))
+        } catch {
+            throw .failure(error.description)
         }
     }
 }

@@ -43,6 +43,9 @@ struct Invocation {
         return FileAccess.directoryName(of: todoFile) + "/done.txt"
     }
 
+    /// How long to wait for another todo process's lock.
+    var lockTimeout: Duration { FileAccess.lockTimeout(environment) }
+
     /// Writes a line to stdout.
     func say(_ text: String) { io.print(text) }
     /// Writes a line to stderr (informational logs; errors go through `CLIError`).

@@ -1,6 +1,7 @@
-// The only file of TodoFileSystem that imports the C library. Every other file works with the
-// platform-neutral types defined here and in Syscalls.swift (`OpenFlags`, `FileStatus`, the `Errno`
-// constants, `Syscalls.live`), so a port to another platform touches this file alone.
+// The file layer's only door to the C library for files (ProcessContext.swift is the other, for the
+// environment, clock and terminal). Every other file works with the platform-neutral types defined
+// here and in Syscalls.swift (`OpenFlags`, `FileStatus`, the `Errno` constants, `Syscalls.live`), so a
+// port to another platform touches these files alone.
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #elseif canImport(Darwin)

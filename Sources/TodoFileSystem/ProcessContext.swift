@@ -76,35 +76,6 @@ public enum ProcessContext {
 }
 
 extension ProcessContext {
-    /// A failed read: the errno message.
-    public struct ReadError: Error, CustomStringConvertible {
-        public let description: String
-    }
-
-    /// Reads a whole file (a provisional helper until the safe-file layer lands).
-    public static func readFile(_ path: String) throws(ReadError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw ReadError(description: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw ReadError(description: String(cString: strerror(errno))) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw ReadError(description: "is a directory") }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ReadError(description: String(cString: strerror(errno)))
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        return bytes
-    }
-}
-
-extension ProcessContext {
     /// Ends the process with `status`.
     public static func exit(_ status: Int32) -> Never {
         #if canImport(Glibc)
@@ -115,12 +86,3 @@ extension ProcessContext {
     }
 }
 
-extension ProcessContext {
-    /// Writes a whole file (a provisional helper until the safe-file layer lands).
-    public static func writeFileProvisionally(_ path: String, _ bytes: [UInt8]) throws(ReadError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else { throw ReadError(description: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        writeAll(bytes, to: descriptor)
-    }
-}

@@ -19,7 +19,9 @@ enum ArchiveAction {
             guard parsed.positionals.count <= 1 else { throw .usage("too many arguments; usage: \(usage)") }
             let todoPath = invocation.todoFilePath(explicit: parsed.positionals.first)
             let donePath = invocation.doneFilePath(forTodoFile: todoPath)
-            let archived = try archive(todoPath: todoPath, donePath: donePath)
+            let archived = try FileAccess.withLock(todoPath, timeout: invocation.lockTimeout) { () throws(CLIError) in
+                try archive(todoPath: todoPath, donePath: donePath)
+            }
             if archived.isEmpty {
                 invocation.log("\(todoPath): no completed tasks to archive")
             } else {
@@ -29,14 +31,15 @@ enum ArchiveAction {
             return 0
         })
 
-    /// Moves completed tasks; returns the archived lines' contents, in file order.
+    /// Moves completed tasks; returns the archived lines' contents, in file order. The caller holds
+    /// the todo file's lock.
     static func archive(todoPath: String, donePath: String) throws(CLIError) -> [[UInt8]] {
         let snapshot = TodoDocument(bytes: try FileAccess.read(todoPath))
         let completed = (0..<snapshot.lineCount).filter { snapshot.item(at: $0).isCompleted }
         guard !completed.isEmpty else { return [] }
         let lines = completed.map { Array(snapshot.content(at: $0)) }
         try FileAccess.appendLinesDurably(donePath, lines)
-        try FileAccess.update(todoPath) { current throws(CLIError) in
+        try FileAccess.updateHoldingLock(todoPath) { current throws(CLIError) in
             var document = TodoDocument(bytes: current)
             var pending: [[UInt8]: Int] = [:]
             for line in lines { pending[line, default: 0] += 1 }

@@ -31,7 +31,7 @@ enum SortAction {
                 if sorted == original { return 0 }
                 throw .status(1)
             }
-            try FileAccess.update(path) { current throws(CLIError) in
+            try FileAccess.update(path, lockTimeout: invocation.lockTimeout) { current throws(CLIError) in
                 try refuseBinary(current, path: path)
                 return TodoDocument.sort(current, by: keys)
             }

@@ -17,7 +17,7 @@ enum UIDAction {
                 let donePath = invocation.doneFilePath(forTodoFile: path)
                 let done = try FileAccess.readIfExists(donePath).map { TodoDocument(bytes: $0) }
                 var changedLines: [Int] = []
-                try FileAccess.update(path) { current throws(CLIError) in
+                try FileAccess.update(path, lockTimeout: invocation.lockTimeout) { current throws(CLIError) in
                     var document = TodoDocument(bytes: current)
                     var generator = SystemRandomNumberGenerator()
                     changedLines = document.assignMissingUIDs(using: &generator, doneFile: done)
