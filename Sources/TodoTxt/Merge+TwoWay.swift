@@ -1,0 +1,86 @@
+/// The two-way merge of a sync client's conflict copy into the file (sync.md section 2).
+struct TwoWayMerger {
+    let file: MergeSide
+    let copy: MergeSide
+    let doneUIDs: Set<String>
+    var reports: [MergeReport] = []
+
+    init(file: MergeSide, copy: MergeSide, doneUIDs: Set<String>) {
+        self.file = file
+        self.copy = copy
+        self.doneUIDs = doneUIDs
+    }
+
+    mutating func run() -> MergeResult {
+        let fileCount = file.document.lineCount
+        var units: [MergeUnit?] = []
+        units.reserveCapacity(fileCount)
+        var onlyFile: [Bool] = []
+        onlyFile.reserveCapacity(fileCount)
+        for index in 0..<fileCount {
+            let key = file.keys[index]
+            let mine = file.content(index)
+            let terminator = file.document.terminator(at: index)
+            if let copyIndex = copy.lineOfKey[key] {
+                onlyFile.append(false)
+                let other = copy.content(copyIndex)
+                if mine == other {
+                    units.append(MergeUnit(line: mine, terminator: terminator))
+                } else {
+                    units.append(merge(key: key, file: mine, copy: other, terminator: terminator))
+                }
+            } else {
+                onlyFile.append(true)
+                units.append(MergeUnit(line: mine, terminator: terminator))
+            }
+        }
+        var fates: [OtherLineFate] = []
+        fates.reserveCapacity(copy.document.lineCount)
+        for index in 0..<copy.document.lineCount {
+            let key = copy.keys[index]
+            if let fileIndex = file.lineOfKey[key] {
+                fates.append(.matched(fileIndex))
+                continue
+            }
+            let other = copy.content(index)
+            let item = TodoItem(other[...])
+            if case .uid(let uid) = key, doneUIDs.contains(uid) {
+                reports.append(MergeReport(kind: .notResurrected, uid: uid, text: lossyString(other), fields: []))
+                fates.append(.dropped)
+                continue
+            }
+            if item.isTask {
+                reports.append(MergeReport(kind: .addedFromCopy, uid: item.uid, text: lossyString(other), fields: []))
+            }
+            fates.append(.placed(MergeUnit(line: other, terminator: nil)))
+        }
+        let assembler = MergeAssembler(first: units, onlyFirst: onlyFile, otherFates: fates)
+        let sorted = file.isPartitioned && file.hasCompletedTask
+        let document = MergeAssembler.render(assembler.orderedUnits(sorted: sorted),
+                                             layout: file.document, fallback: copy.document)
+        return MergeResult(document: document, conflicts: [], reports: reports)
+    }
+
+    /// Two versions of one uid: merged, or the one further along plus the other marked.
+    mutating func merge(key: MergeKey, file mine: [UInt8], copy other: [UInt8], terminator: LineTerminator) -> MergeUnit {
+        let uid: String? = if case .uid(let value) = key { value } else { nil }
+        let fileItem = TodoItem(mine[...]), copyItem = TodoItem(other[...])
+        // Completed beats open; equally far along, the file's version leads.
+        let copyLeads = copyItem.isCompleted && !fileItem.isCompleted
+        let (leader, follower) = copyLeads ? (copyItem, fileItem) : (fileItem, copyItem)
+        let followerSource = copyLeads ? "file" : "copy"
+        let (target, unresolved) = MergeFields.twoWay(preferred: MergeFields(leader), other: MergeFields(follower))
+        let merged = leader.rewritten(toMatch: target)
+        if unresolved.isEmpty, let merged {
+            let fields = MergeFields.changedFields(from: MergeFields(fileItem), to: target)
+            reports.append(MergeReport(kind: .fieldsMerged, uid: uid, text: lossyString(merged), fields: fields))
+            return MergeUnit(line: merged, terminator: terminator)
+        }
+        let kept = merged ?? Array(leader.content)
+        let marked = follower.settingTag("conflict", to: followerSource)
+        reports.append(MergeReport(kind: .keptBothVersions, uid: uid, text: lossyString(kept),
+                                   fields: merged == nil ? [.line] : unresolved))
+        return MergeUnit([MergeLine(content: kept, terminator: terminator), MergeLine(content: marked, terminator: nil)],
+                         isCompleted: leader.isCompleted)
+    }
+}

@@ -1,0 +1,204 @@
+/// Merging todo.txt files by task identity instead of by line (sync.md).
+///
+/// Two entry points, both pure (no I/O, no clock, no randomness):
+/// - `threeWay(base:ours:theirs:)` for git's merge driver (sync.md section 1);
+/// - `twoWay(file:copy:doneUIDs:)` for conflict copies left by sync clients (sync.md section 2).
+///
+/// **Matching.** A task with a `uid:` (or Simpletask's `uuid:`) matches the task with the same uid on
+/// the other side. When several lines of one file hold the same uid, its owner (format.md section 4:
+/// the only completed holder, else the first) matches by uid and the other holders match like lines
+/// without a uid: by identical bytes, as a multiset (the k-th occurrence of a line in one file
+/// matches the k-th occurrence in the other). Blank lines are such lines too, so they follow the same
+/// table: a blank line one side added is kept, one that a side removed is removed.
+///
+/// Complexity: O(n) expected in the total number of lines (hash maps keyed by uid or line bytes),
+/// plus O(k log k) per task that both sides changed, for its k tags.
+public enum TodoMerge {}
+
+/// A field of a task that two versions can disagree on (see `MergeFields` for the definitions).
+public enum MergeField: Sendable, Hashable, CustomStringConvertible {
+    /// Done or open, with the completion date.
+    case completion
+    /// The creation date.
+    case creationDate
+    /// The header priority, or the `pri:` tag of a completed task.
+    case priority
+    /// Every value of one tag key.
+    case tag(String)
+    /// The words of the body that are not projects, contexts or tags.
+    case description
+    /// The sets of projects and contexts (merged element by element: reported, never a conflict).
+    case projectsAndContexts
+    /// The fields merged cleanly but the merged line could not be rebuilt exactly (an unusual
+    /// header or repeated `pri:` tags); treated as a conflict so nothing odd is written silently.
+    case line
+
+    public var description: String {
+        switch self {
+        case .completion: return "completion"
+        case .creationDate: return "creation date"
+        case .priority: return "priority"
+        case .tag(let key): return "tag \(key):"
+        case .description: return "text"
+        case .projectsAndContexts: return "projects/contexts"
+        case .line: return "line"
+        }
+    }
+}
+
+/// A task both sides changed in ways the field merge cannot settle (three-way merge only).
+///
+/// The merged document holds both versions between git's markers, at the task's place:
+/// ```
+/// <<<<<<< ours
+/// (A) call mom uid:k3f9qz
+/// =======
+/// (B) call mom uid:k3f9qz
+/// >>>>>>> theirs
+/// ```
+public struct MergeConflict: Sendable, Equatable {
+    /// The task's uid (conflicts only arise for tasks matched by uid).
+    public let uid: String?
+    /// BASE's version of the line, without terminator.
+    public let base: [UInt8]?
+    /// OURS' version.
+    public let ours: [UInt8]
+    /// THEIRS' version.
+    public let theirs: [UInt8]
+    /// The fields both sides changed differently, in a fixed order.
+    public let fields: [MergeField]
+
+    /// OURS' version, lossily decoded.
+    public var text: String { lossyString(ours) }
+}
+
+/// Something the merge did that the user should hear about (the CLI prints these).
+public struct MergeReport: Sendable, Equatable, CustomStringConvertible {
+    /// What happened.
+    public enum Kind: Sendable, Equatable {
+        /// Three-way: we edited a task they deleted; our version is kept.
+        case keptEditedDeletedByThem
+        /// Three-way: they edited a task we deleted; their version is kept.
+        case keptEditedDeletedByUs
+        /// Three-way: both sides added a task with this uid, with different text; both are kept and the
+        /// uid's owner follows format.md section 4 (the only completed holder, else the first).
+        case duplicateUIDAdded
+        /// Both sides changed the task; the changes touched different fields and were combined.
+        case fieldsMerged
+        /// Three-way: both sides changed the same field differently; both versions are between markers.
+        case conflict
+        /// Two-way: a task only the conflict copy has was added to the file.
+        case addedFromCopy
+        /// Two-way: a task only the copy has was not added because its uid is in the done file.
+        case notResurrected
+        /// Two-way: both versions kept a difference; the one further along is kept and the other is
+        /// kept too, marked with a `conflict:` tag.
+        case keptBothVersions
+    }
+
+    /// What happened.
+    public let kind: Kind
+    /// The task's uid, if it has one.
+    public let uid: String?
+    /// The line concerned (the version kept), lossily decoded.
+    public let text: String
+    /// The fields involved (for `fieldsMerged`, `conflict` and `keptBothVersions`).
+    public let fields: [MergeField]
+
+    /// One line for the user, e.g. `kept task edited by us and deleted by them: (A) call mom uid:k3`.
+    public var description: String {
+        let list = fields.map(\.description).joined(separator: ", ")
+        switch kind {
+        case .keptEditedDeletedByThem: return "kept task edited by us and deleted by them: \(text)"
+        case .keptEditedDeletedByUs: return "kept task edited by them and deleted by us: \(text)"
+        case .duplicateUIDAdded: return "both sides added a task with uid \(uid ?? ""); kept both: \(text)"
+        case .fieldsMerged: return "merged changes from both sides (\(list)): \(text)"
+        case .conflict: return "conflict (\(list)): \(text)"
+        case .addedFromCopy: return "added from the conflict copy: \(text)"
+        case .notResurrected: return "not resurrected (already in the done file): \(text)"
+        case .keptBothVersions: return "kept both versions (\(list)); the other is marked conflict: \(text)"
+        }
+    }
+}
+
+/// The outcome of a merge: the merged file, its conflicts and what was done.
+public struct MergeResult: Sendable {
+    /// The merged file. Render it with `document.rendered()` (or use `bytes`).
+    public let document: TodoDocument
+    /// Tasks left between conflict markers (three-way only; empty when clean).
+    public let conflicts: [MergeConflict]
+    /// What the merge did, in result order of discovery (OURS' lines first, then THEIRS').
+    public let reports: [MergeReport]
+
+    /// The merged file's bytes.
+    public var bytes: [UInt8] { document.rendered() }
+
+    /// No conflict markers remain.
+    public var isClean: Bool { conflicts.isEmpty }
+
+    /// The merge driver's exit status: 0 when clean, 1 when a conflict remains (git's contract).
+    public var exitStatus: Int32 { isClean ? 0 : 1 }
+}
+
+extension TodoMerge {
+    /// Git's default conflict marker length.
+    public static let defaultMarkerSize = 7
+
+    /// Merges OURS and THEIRS, which both descend from BASE, task by task (sync.md section 1).
+    ///
+    /// Whole-file shortcuts first, byte-exact: OURS equal to THEIRS or THEIRS equal to BASE gives
+    /// OURS; OURS equal to BASE gives THEIRS. Otherwise each task follows sync.md's table; a task both
+    /// sides changed is merged field by field (`MergeField`), and when both changed one field
+    /// differently the task becomes a conflict block, OURS' version first.
+    ///
+    /// Layout: the result follows OURS' order. A line only THEIRS has goes after its nearest
+    /// preceding line in THEIRS that is in the result, past any lines only OURS added right there (so
+    /// when both sides append, ours come first, then theirs); with no such line, at the start (after
+    /// any lines only OURS added there). If OURS is sorted (no open line after a completed task, and
+    /// OURS, or a sorted BASE, holds a completed task), the result is stably partitioned the same way;
+    /// a conflict block counts as OURS' version. BOM, final newline and line endings follow OURS:
+    /// OURS' lines keep their terminators, other lines take OURS' dominant one. When OURS has no lines
+    /// these follow THEIRS (a BOM in OURS is still kept).
+    ///
+    /// - Parameter markerSize: the length of the conflict markers (git passes it as `%L`), at least 1.
+    /// - Complexity: O(n) expected in the total number of lines.
+    public static func threeWay(base: TodoDocument, ours: TodoDocument, theirs: TodoDocument,
+                                markerSize: Int = defaultMarkerSize) -> MergeResult {
+        let oursBytes = ours.rendered(), theirsBytes = theirs.rendered(), baseBytes = base.rendered()
+        if oursBytes == theirsBytes || theirsBytes == baseBytes {
+            return MergeResult(document: TodoDocument(bytes: oursBytes), conflicts: [], reports: [])
+        }
+        if oursBytes == baseBytes {
+            return MergeResult(document: TodoDocument(bytes: theirsBytes), conflicts: [], reports: [])
+        }
+        var merger = ThreeWayMerger(base: MergeSide(base), ours: MergeSide(ours), theirs: MergeSide(theirs),
+                                    markerSize: max(1, markerSize))
+        return merger.run()
+    }
+
+    /// Merges a sync client's conflict copy into the file without a common base (sync.md section 2).
+    ///
+    /// A task on one side only is kept, except a task only the copy has whose uid is in `doneUIDs`
+    /// (archived: not resurrected; reported). The file's own lines are never dropped: a file-only task
+    /// whose uid is also in the done file may be a recurring copy that kept its uid. Tasks matched on both sides that differ are
+    /// merged field by field: completed beats open, a value beats none, projects and contexts are
+    /// united. When a difference remains (text, or two different values of one field), the result keeps
+    /// the version further along (completed beats open; the file's when both are equally far), with
+    /// every mergeable field merged into it, and right after it the other version unchanged but for an
+    /// appended tag `conflict:copy` (or `conflict:file`, naming where that version came from), so
+    /// it stays a valid task the user sees. That marked line keeps its uid; the first line owns it
+    /// (format.md section 4) and the backfill command gives it a fresh one.
+    ///
+    /// Order, sorting and layout follow the file as `threeWay` follows OURS. Identical bytes give the
+    /// file unchanged. Never leaves conflict markers: `conflicts` is always empty.
+    ///
+    /// - Complexity: O(n) expected in the total number of lines.
+    public static func twoWay(file: TodoDocument, copy: TodoDocument, doneUIDs: Set<String>) -> MergeResult {
+        let fileBytes = file.rendered()
+        if fileBytes == copy.rendered() {
+            return MergeResult(document: TodoDocument(bytes: fileBytes), conflicts: [], reports: [])
+        }
+        var merger = TwoWayMerger(file: MergeSide(file), copy: MergeSide(copy), doneUIDs: doneUIDs)
+        return merger.run()
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import TodoTxt
+import XCTest
+
+/// Runs every case in Fixtures/merge: `base`, `ours`, `theirs` → `expected` (bytes, exactly) and
+/// `expected-exit` (0 when absent).
+final class MergeFixtureTests: XCTestCase {
+    private static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/merge")
+
+    private func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
+
+    func testEveryFixture() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.root.path)
+            .filter { !$0.hasPrefix(".") && !$0.hasSuffix(".md") }.sorted()
+        // Guards against the directory silently moving or emptying.
+        XCTAssertGreaterThanOrEqual(names.count, 45)
+        for name in names {
+            let folder = Self.root.appendingPathComponent(name)
+            let base = try bytes(folder.appendingPathComponent("base"))
+            let ours = try bytes(folder.appendingPathComponent("ours"))
+            let theirs = try bytes(folder.appendingPathComponent("theirs"))
+            let expected = try bytes(folder.appendingPathComponent("expected"))
+            let exitURL = folder.appendingPathComponent("expected-exit")
+            var expectedExit: Int32 = 0
+            if FileManager.default.fileExists(atPath: exitURL.path) {
+                let text = String(decoding: try bytes(exitURL), as: UTF8.self)
+                expectedExit = Int32(text.split(whereSeparator: \.isWhitespace).first ?? "") ?? -1
+            }
+            // Round trip first.
+            for input in [base, ours, theirs, expected] {
+                XCTAssertEqual(TodoDocument(bytes: input).rendered(), input, "\(name): round trip")
+            }
+            let result = TodoMerge.threeWay(base: TodoDocument(bytes: base), ours: TodoDocument(bytes: ours),
+                                            theirs: TodoDocument(bytes: theirs))
+            XCTAssertTrue(result.bytes == expected,
+                           "\(name):\n--- got\n\(String(decoding: result.bytes, as: UTF8.self))--- expected\n\(String(decoding: expected, as: UTF8.self))")
+            XCTAssertEqual(result.exitStatus, expectedExit, "\(name): exit status")
+            XCTAssertEqual(result.isClean, expectedExit == 0, "\(name): clean")
+            XCTAssertEqual(result.conflicts.isEmpty, expectedExit == 0, "\(name): conflicts listed")
+        }
+    }
+}

@@ -1,0 +1,206 @@
+import TodoTxt
+import XCTest
+
+private func document(_ text: String) -> TodoDocument { TodoDocument(text) }
+private func text(_ result: MergeResult) -> String { String(decoding: result.bytes, as: UTF8.self) }
+private func merge3(_ base: String, _ ours: String, _ theirs: String, markerSize: Int = 7) -> MergeResult {
+    TodoMerge.threeWay(base: document(base), ours: document(ours), theirs: document(theirs), markerSize: markerSize)
+}
+
+final class MergeThreeWayTests: XCTestCase {
+    func testConflictIsReportedAsData() {
+        let result = merge3("(C) call mom uid:k1\n", "(A) call mom uid:k1\n", "(B) call mom @phone uid:k1\n")
+        XCTAssertFalse(result.isClean)
+        XCTAssertEqual(result.exitStatus, 1)
+        XCTAssertEqual(result.conflicts.count, 1)
+        let conflict = result.conflicts[0]
+        XCTAssertEqual(conflict.uid, "k1")
+        XCTAssertEqual(conflict.base, Array("(C) call mom uid:k1".utf8))
+        XCTAssertEqual(conflict.ours, Array("(A) call mom uid:k1".utf8))
+        XCTAssertEqual(conflict.theirs, Array("(B) call mom @phone uid:k1".utf8))
+        XCTAssertEqual(conflict.fields, [.priority])
+        XCTAssertEqual(result.reports.map(\.kind), [.conflict])
+        XCTAssertEqual(result.reports[0].description, "conflict (priority): (A) call mom uid:k1")
+    }
+
+    func testSeveralConflictingFieldsAreAllListed() {
+        let result = merge3("a due:2026-01-01 uid:k1\n", "(A) a b due:2026-01-02 uid:k1\n", "(B) a c due:2026-01-03 uid:k1\n")
+        XCTAssertEqual(result.conflicts.first?.fields, [.priority, .tag("due"), .description])
+    }
+
+    func testMarkerSizeIsHonoured() {
+        let result = merge3("a uid:k1\n", "(A) a uid:k1\n", "(B) a uid:k1\n", markerSize: 3)
+        XCTAssertEqual(text(result), "<<< ours\n(A) a uid:k1\n===\n(B) a uid:k1\n>>> theirs\n")
+    }
+
+    func testReportsForEditDeleteRows() {
+        let weEdited = merge3("a uid:k1\nb uid:k2\n", "a +x uid:k1\nb uid:k2\n", "b +y uid:k2\n")
+        XCTAssertEqual(text(weEdited), "a +x uid:k1\nb +y uid:k2\n")
+        XCTAssertEqual(weEdited.reports.map(\.kind), [.keptEditedDeletedByThem])
+        XCTAssertEqual(weEdited.reports[0].description, "kept task edited by us and deleted by them: a +x uid:k1")
+        XCTAssertTrue(weEdited.isClean)
+
+        let theyEdited = merge3("a uid:k1\nb uid:k2\n", "b +y uid:k2\n", "a +x uid:k1\nb uid:k2\n")
+        XCTAssertEqual(text(theyEdited), "a +x uid:k1\nb +y uid:k2\n")
+        XCTAssertEqual(theyEdited.reports.map(\.kind), [.keptEditedDeletedByUs])
+        XCTAssertEqual(theyEdited.reports[0].uid, "k1")
+    }
+
+    func testFieldMergeReportNamesTheChangedFields() {
+        let result = merge3("(B) a uid:k1\n", "(A) a uid:k1\n", "(B) a due:2026-12-01 uid:k1\n")
+        XCTAssertEqual(text(result), "(A) a uid:k1 due:2026-12-01\n")
+        XCTAssertEqual(result.reports.map(\.kind), [.fieldsMerged])
+        XCTAssertEqual(result.reports[0].fields, [.priority, .tag("due")])
+    }
+
+    func testDuplicateUIDAddedOnBothSidesKeepsBothAndOwnerFollowsFormatRule() {
+        let result = merge3("a uid:k1\n", "a uid:k1\nmine uid:dd\n", "a uid:k1\nx 2026-11-29 theirs uid:dd\n")
+        XCTAssertEqual(text(result), "a uid:k1\nmine uid:dd\nx 2026-11-29 theirs uid:dd\n")
+        XCTAssertTrue(result.isClean)
+        XCTAssertEqual(result.reports.map(\.kind), [.duplicateUIDAdded])
+        // format.md section 4: exactly one holder is completed, so it owns the uid.
+        XCTAssertEqual(UIDIndex(result.document).owners["dd"], 2)
+    }
+
+    func testWholeFileShortcutsAreByteExact() {
+        let base = "a uid:k1\r\nb\n", changed = "\u{FEFF}b\r\na uid:k1 +x"
+        XCTAssertEqual(text(merge3(base, base, changed)), changed)
+        XCTAssertEqual(text(merge3(base, changed, base)), changed)
+        XCTAssertEqual(text(merge3(base, changed, changed)), changed)
+    }
+
+    func testUnusualHeaderThatCannotBeRebuiltBecomesConflictNotOddLine() {
+        // THEIRS drops the completion date but keeps the creation date (`x (A) D …`); OURS changes the
+        // text. On OURS' line, removing the completion date would turn the creation date into one:
+        // the rebuild check refuses, so the task is a conflict rather than a wrong line.
+        let result = merge3("x 2026-11-01 2026-10-01 a uid:k1\n",
+                            "x 2026-11-01 2026-10-01 b uid:k1\n",
+                            "x (A) 2026-10-01 a uid:k1\n")
+        XCTAssertEqual(result.conflicts.first?.fields, [.line])
+        XCTAssertEqual(text(result), "<<<<<<< ours\nx 2026-11-01 2026-10-01 b uid:k1\n=======\n"
+                                     + "x (A) 2026-10-01 a uid:k1\n>>>>>>> theirs\n")
+    }
+
+    func testSortedOursKeepsConflictBlockWithOursVersion() {
+        let base = "a uid:k1\nb uid:k2\nx 2026-11-01 c uid:k3\n"
+        let ours = "(A) a uid:k1\nb uid:k2\nx 2026-11-01 c uid:k3\n"
+        let theirs = "(B) a uid:k1\nx 2026-11-29 b uid:k2\nx 2026-11-01 c uid:k3\n"
+        XCTAssertEqual(text(merge3(base, ours, theirs)),
+                       "<<<<<<< ours\n(A) a uid:k1\n=======\n(B) a uid:k1\n>>>>>>> theirs\n"
+                       + "x 2026-11-29 b uid:k2\nx 2026-11-01 c uid:k3\n")
+    }
+
+    func testTheirsLineEndingInBareCRKeepsItsCR() {
+        // THEIRS' line content ends in CR (file bytes "c\r\r\n"); written with LF it would lose the CR.
+        let result = TodoMerge.threeWay(base: document("a uid:k1\n"), ours: document("a +x uid:k1\n"),
+                                        theirs: TodoDocument(bytes: Array("a uid:k1\nc\r\r\n".utf8)))
+        let merged = result.document
+        XCTAssertEqual(merged.lineCount, 2)
+        XCTAssertEqual(Array(merged.content(at: 1)), [0x63, 0x0D])
+    }
+
+    func testBinaryGarbageSidesKeepEveryLine() {
+        var generator = MergeTestRandom(seed: 42)
+        for _ in 0..<200 {
+            let ours = randomBytes(&generator), theirs = randomBytes(&generator)
+            let result = TodoMerge.threeWay(base: TodoDocument(), ours: TodoDocument(bytes: ours), theirs: TodoDocument(bytes: theirs))
+            // Without a base nothing is deleted: each distinct line appears max(count in ours, in theirs)
+            // times at least (more only inside conflict blocks or for duplicate uids kept twice).
+            let got = lineCounts(result.document)
+            let oursCounts = lineCounts(TodoDocument(bytes: ours)), theirsCounts = lineCounts(TodoDocument(bytes: theirs))
+            for (line, count) in oursCounts.merging(theirsCounts, uniquingKeysWith: max) {
+                XCTAssertGreaterThanOrEqual(got[line] ?? 0, count, "line \(line) lost")
+            }
+            XCTAssertEqual(TodoDocument(bytes: result.bytes).rendered(), result.bytes)
+        }
+    }
+
+    private func randomBytes(_ generator: inout MergeTestRandom) -> [UInt8] {
+        let alphabet: [UInt8] = [0x00, 0x0A, 0x0D, 0x20, 0x78, 0x28, 0x41, 0x29, 0x75, 0x69, 0x64, 0x3A, 0x61, 0xFF, 0xC3, 0xEF, 0xBB, 0xBF, 0x2B, 0x40]
+        let count = Int(generator.next() % 120)
+        var bytes: [UInt8] = []
+        for _ in 0..<count { bytes.append(alphabet[Int(generator.next() % UInt64(alphabet.count))]) }
+        if generator.next() % 4 == 0 { bytes += Array("x uid:q\n".utf8) }
+        return bytes
+    }
+
+    private func lineCounts(_ document: TodoDocument) -> [[UInt8]: Int] {
+        var counts: [[UInt8]: Int] = [:]
+        for index in 0..<document.lineCount { counts[Array(document.content(at: index)), default: 0] += 1 }
+        return counts
+    }
+}
+
+final class MergeTwoWayTests: XCTestCase {
+    private func merge2(_ file: String, _ copy: String, done: Set<String> = []) -> MergeResult {
+        TodoMerge.twoWay(file: document(file), copy: document(copy), doneUIDs: done)
+    }
+
+    func testIdenticalGivesFileBytes() {
+        let result = merge2("a uid:k1\r\n", "a uid:k1\r\n")
+        XCTAssertEqual(text(result), "a uid:k1\r\n")
+        XCTAssertTrue(result.reports.isEmpty)
+    }
+
+    func testTasksOnOneSideAreKeptAndPlacedByNeighbour() {
+        let result = merge2("a uid:k1\nb uid:k2\nfile only uid:f1\n", "a uid:k1\ncopy only uid:c1\nb uid:k2\n")
+        XCTAssertEqual(text(result), "a uid:k1\ncopy only uid:c1\nb uid:k2\nfile only uid:f1\n")
+        XCTAssertEqual(result.reports.map(\.kind), [.addedFromCopy])
+        XCTAssertTrue(result.isClean)
+    }
+
+    func testArchivedTaskFromCopyIsNotResurrectedButFileLinesStay() {
+        let result = merge2("a uid:k1\nrecurring uid:r1\n", "a uid:k1\nold uid:k2\n", done: ["k2", "r1"])
+        XCTAssertEqual(text(result), "a uid:k1\nrecurring uid:r1\n")
+        XCTAssertEqual(result.reports.map(\.kind), [.notResurrected])
+        XCTAssertEqual(result.reports[0].uid, "k2")
+    }
+
+    func testCompletedBeatsOpenAndOtherFieldsMerge() {
+        let result = merge2("(A) pay rent due:2026-12-01 uid:k1\n", "x 2026-11-29 pay rent uid:k1 pri:A @bank\n")
+        XCTAssertEqual(text(result), "x 2026-11-29 pay rent uid:k1 pri:A @bank due:2026-12-01\n")
+        XCTAssertEqual(result.reports.map(\.kind), [.fieldsMerged])
+    }
+
+    func testUnmergeableDifferenceKeepsBothFurtherAlongFirst() {
+        let result = merge2("call mom tonight +family uid:k1\n", "x 2026-11-29 call mom uid:k1\n")
+        XCTAssertEqual(text(result),
+                       "x 2026-11-29 call mom uid:k1 +family\ncall mom tonight +family uid:k1 conflict:file\n")
+        XCTAssertEqual(result.reports.map(\.kind), [.keptBothVersions])
+        XCTAssertEqual(result.reports[0].fields, [.description])
+        XCTAssertEqual(UIDIndex(result.document).owners["k1"], 0)
+        XCTAssertTrue(result.conflicts.isEmpty)
+    }
+
+    func testEquallyFarAlongKeepsFileVersionFirstAndMarksCopy() {
+        let result = merge2("(A) a uid:k1\nz\n", "(B) a uid:k1\nz\n")
+        XCTAssertEqual(text(result), "(A) a uid:k1\n(B) a uid:k1 conflict:copy\nz\n")
+        XCTAssertEqual(result.reports[0].fields, [.priority])
+    }
+
+    func testLinesWithoutUIDAreUnitedAsMultisets() {
+        let result = merge2("buy milk\nbuy milk\ncall mom\n", "buy milk\ncall mom @phone\nbuy milk\nbuy milk\nbuy milk\n")
+        // Copy lines go after their anchor, past the file-only lines right after it.
+        XCTAssertEqual(text(result), "buy milk\ncall mom @phone\nbuy milk\ncall mom\nbuy milk\nbuy milk\n")
+    }
+
+    func testLayoutFollowsFileAndSortedFileStaysSorted() {
+        let file = "\u{FEFF}a uid:k1\r\nx 2026-11-01 b uid:k2\r\n"
+        let copy = "a uid:k1\nx 2026-11-01 b uid:k2\nx 2026-11-28 c uid:k3\nnew uid:k4\n"
+        XCTAssertEqual(text(merge2(file, copy)),
+                       "\u{FEFF}a uid:k1\r\nnew uid:k4\r\nx 2026-11-01 b uid:k2\r\nx 2026-11-28 c uid:k3\r\n")
+    }
+}
+
+/// SplitMix64 for the tests in this file.
+struct MergeTestRandom: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
