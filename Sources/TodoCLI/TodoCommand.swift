@@ -15,7 +15,7 @@ public enum TodoCommand {
                                     environment: environment, io: io, clock: Clock(environment: environment))
         do {
             if invocation.programName == "todo.sh" {
-                return try TodoShCommand.run(Array(arguments.dropFirst()), &invocation)
+                return try TodoShCommand.run(arguments, &invocation)
             }
             return try dispatch(Array(arguments.dropFirst()), &invocation)
         } catch {

@@ -1,0 +1,232 @@
+import TodoTxt
+import TodoFileSystem
+
+/// `do`, `archive`, `del`, `move`, `deduplicate`, `report` (todosh.md 3.5, "Completing and removing",
+/// "Reporting").
+extension TodoShActions {
+    static func markDone(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
+        let usage = "do NR [NR ...]"
+        let numbers = numberList(arguments)
+        guard !numbers.isEmpty else { throw context.actionUsage(usage) }
+        var status: Int32 = 0
+        let today = context.clock.today.bytes
+        let keepPriority = context.settings.keepsPriorityOnDone
+        for address in numbers {
+            let path = context.settings.todoFile
+            let document = context.document(path)
+            let (index, shown) = try resolve(address, in: document, file: path, usage: usage, context)
+            let old = Array(document.content(at: index))
+            if old.count >= 2 && old[0] == UInt8(ascii: "x") && old[1] == 0x20 {
+                context.warn("TODO: \(shown) is already marked done.")
+                status = 1
+                continue
+            }
+            let result = try editTask(address, usage: usage, context) { line in
+                let strip = priorityPrefixLength(line) ?? 0
+                var done = [UInt8(ascii: "x"), 0x20] + today + [0x20] + line[strip...]
+                if keepPriority, strip == 4 { done += Array(" pri:".utf8) + [line[1]] }
+                return done
+            }
+            context.inform("\(result.shown) \(string(result.new))")
+            context.inform("TODO: \(shown) marked as done.")
+        }
+        if context.settings.autoArchive { _ = try archive(&context) }
+        return status
+    }
+
+    /// Removes empty lines from the todo file and moves every `x ` line to the done file.
+    static func archive(_ context: inout TodoShContext) throws(TodoShExit) -> Int32 {
+        let todoPath = context.settings.todoFile
+        let donePath = context.settings.doneFile
+        func isDone(_ line: ArraySlice<UInt8>) -> Bool {
+            line.count >= 2 && line[line.startIndex] == UInt8(ascii: "x") && line[line.startIndex + 1] == 0x20
+        }
+        let snapshot = context.document(todoPath)
+        var doneLines: [[UInt8]] = []
+        for index in 0..<snapshot.lineCount where isDone(snapshot.content(at: index)) {
+            doneLines.append(Array(snapshot.content(at: index)))
+        }
+        if !doneLines.isEmpty {
+            try context.update(donePath) { (document: TodoDocument) throws(TodoShExit) -> TodoDocument? in
+                var edited = document
+                for line in doneLines { edited.appendLine(line) }
+                return edited
+            }
+        }
+        try context.update(todoPath) { (document: TodoDocument) throws(TodoShExit) -> TodoDocument? in
+            var edited = document
+            for index in stride(from: edited.lineCount - 1, through: 0, by: -1) {
+                let line = edited.content(at: index)
+                if line.isEmpty || isDone(line) { edited.removeLine(at: index) }
+            }
+            return edited
+        }
+        if doneLines.isEmpty {
+            context.inform("TODO: \(todoPath) does not contain any done tasks.")
+        } else {
+            for line in doneLines { context.inform(string(line)) }
+            context.inform("TODO: \(todoPath) archived.")
+        }
+        return 0
+    }
+
+    /// Empties (or, without line-number preservation, removes) line `index`; `-n` also squeezes every
+    /// other empty line, as todo.sh's `sed -e 'Ns/^.*//' -e '/./!d'` does.
+    static func removingTask(at index: Int, from document: TodoDocument, preserve: Bool) -> TodoDocument {
+        var edited = document
+        guard index < edited.lineCount else { return edited }
+        edited.replaceContent(at: index, with: [])
+        return preserve ? edited : squeezingEmptyLines(edited)
+    }
+
+    static func delete(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
+        let usage = "del NR [TERM]"
+        let path = context.settings.todoFile
+        let document = context.document(path)
+        let (index, shown) = try resolve(arguments.first ?? "", in: document, file: path, usage: usage, context)
+        let old = Array(document.content(at: index))
+        if arguments.count >= 2 {
+            let term = arguments[1]
+            let new = removingTerm(Array(term.utf8), from: old)
+            guard new != old else {
+                context.inform("\(shown) \(string(old))")
+                throw context.die("TODO: '\(term)' not found; no removal done.")
+            }
+            try context.update(path) { (current: TodoDocument) throws(TodoShExit) -> TodoDocument? in
+                guard index < current.lineCount else { return nil }
+                var edited = current
+                edited.replaceContent(at: index, with: removingTerm(Array(term.utf8), from: Array(current.content(at: index))))
+                return edited
+            }
+            context.inform("\(shown) \(string(old))")
+            context.inform("TODO: Removed '\(term)' from task.")
+            context.inform("\(shown) \(string(new))")
+            return 0
+        }
+        guard confirm("Delete '\(string(old))'", context) else { throw context.die("TODO: No tasks were deleted.") }
+        let preserve = context.settings.preserveLineNumbers
+        try context.update(path) { (current: TodoDocument) throws(TodoShExit) -> TodoDocument? in
+            removingTask(at: index, from: current, preserve: preserve)
+        }
+        context.inform("\(shown) \(string(old))")
+        context.inform("TODO: \(shown) deleted.")
+        return 0
+    }
+
+    /// `del NR TERM`: todo.sh's five substitutions, TERM a case-sensitive BRE.
+    static func removingTerm(_ term: [UInt8], from line: [UInt8]) -> [UInt8] {
+        let space: [UInt8] = [0x20]
+        let star: [UInt8] = Array(" *".utf8)
+        var text = line
+        // 1. At the start, after an optional priority: s/^\((.) \)\{0,1\} *TERM */\1/
+        let anchored = BasicRegex(bytes: Array("^ *".utf8) + term + star, ignoreCase: false)
+        let priority = priorityPrefixLength(text) ?? 0
+        for keep in Set([priority, 0]).sorted(by: >) {
+            let rest = Array(text[keep...])
+            if let range = anchored.firstMatch(in: rest, from: 0) {
+                text = Array(text[..<keep]) + rest[range.upperBound...]
+                break
+            }
+        }
+        // 2. At the end: s/ *TERM *$//g
+        text = BasicRegex(bytes: star + term + Array(" *$".utf8), ignoreCase: false).removingMatches(from: text)
+        // 3./4. In the middle: s/  *TERM */ /g and s/ *TERM  */ /g
+        text = BasicRegex(bytes: Array("  *".utf8) + term + star, ignoreCase: false).replacingMatches(in: text, with: space)
+        text = BasicRegex(bytes: star + term + Array("  *".utf8), ignoreCase: false).replacingMatches(in: text, with: space)
+        // 5. Anywhere else: s/TERM//g
+        return BasicRegex(bytes: term, ignoreCase: false).removingMatches(from: text)
+    }
+
+    static func move(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
+        let usage = "mv NR DEST [SRC]"
+        guard arguments.count >= 2, !arguments[0].isEmpty, !arguments[1].isEmpty else {
+            throw context.actionUsage(usage)
+        }
+        let directory = context.settings.todoDirectory
+        let destination = directory + "/" + arguments[1]
+        let source = arguments.count >= 3 && !arguments[2].isEmpty ? directory + "/" + arguments[2] : context.settings.todoFile
+        func isFile(_ path: String) -> Bool {
+            let kind = ProcessSpawning.kind(of: path)
+            return kind == .regular || kind == .characterDevice
+        }
+        guard isFile(source) else { throw context.die("TODO: Source file \(source) does not exist.") }
+        guard isFile(destination) else { throw context.die("TODO: Destination file \(destination) does not exist.") }
+        let document = context.document(source)
+        let (index, shown) = try resolve(arguments[0], in: document, file: source, usage: usage, context)
+        let line = Array(document.content(at: index))
+        let sourcePrefix = TodoShContext.prefix(of: source)
+        guard confirm("Move '\(string(line))' from \(source) to \(destination)", context) else {
+            throw context.die("\(sourcePrefix): No tasks moved.")
+        }
+        let preserve = context.settings.preserveLineNumbers
+        try context.update(source) { (current: TodoDocument) throws(TodoShExit) -> TodoDocument? in
+            removingTask(at: index, from: current, preserve: preserve)
+        }
+        var newCount = 0
+        try context.update(destination) { (current: TodoDocument) throws(TodoShExit) -> TodoDocument? in
+            var edited = current
+            edited.appendLine(line)
+            newCount = edited.lineCount
+            return edited
+        }
+        context.inform("\(shown) \(string(line))")
+        context.inform("\(sourcePrefix): \(shown) moved to \(newCount) in \(TodoShContext.prefix(of: destination)).")
+        return 0
+    }
+
+    static func deduplicate(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
+        let path = context.settings.todoFile
+        let preserve = context.settings.preserveLineNumbers
+        var removed = 0
+        try context.update(path) { (document: TodoDocument) throws(TodoShExit) -> TodoDocument? in
+            var edited = document
+            var seen = Set<[UInt8]>()
+            var before = 0, after = 0
+            var index = 0
+            while index < edited.lineCount {
+                let line = Array(edited.content(at: index))
+                if !line.isEmpty { before += 1 }
+                if seen.insert(line).inserted {
+                    if !line.isEmpty { after += 1 }
+                    index += 1
+                } else if preserve {
+                    edited.replaceContent(at: index, with: [])
+                    index += 1
+                } else {
+                    edited.removeLine(at: index)
+                }
+            }
+            removed = before - after
+            return removed > 0 ? edited : nil
+        }
+        guard removed > 0 else { throw context.die("TODO: No duplicate tasks found") }
+        context.say("TODO: \(removed) duplicate task(s) removed")
+        return 0
+    }
+
+    static func report(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
+        _ = try archive(&context)
+        let open = context.document(context.settings.todoFile).lineCount
+        let done = context.document(context.settings.doneFile).lineCount
+        let counts = "\(open) \(done)"
+        let reportPath = context.settings.reportFile
+        let report = context.document(reportPath)
+        if report.lineCount > 0 {
+            let last = Array(report.content(at: report.lineCount - 1))
+            if let space = last.firstIndex(of: 0x20), string(last[(space + 1)...]) == counts {
+                context.say(string(last))
+                context.inform("TODO: Report file is up-to-date.")
+                return 0
+            }
+        }
+        let line = "\(context.clock.timestamp) \(counts)"
+        try context.update(reportPath) { (document: TodoDocument) throws(TodoShExit) -> TodoDocument? in
+            var edited = document
+            edited.appendLine(Array(line.utf8))
+            return edited
+        }
+        context.say(line)
+        context.inform("TODO: Report file updated.")
+        return 0
+    }
+}

@@ -1,0 +1,123 @@
+import TodoTxt
+import TodoFileSystem
+
+/// todo.sh's built-in actions and its dispatch (todosh.md 3.1.6): `command X` bypasses add-ons, an
+/// executable in the actions directory overrides a built-in, anything else unknown gives usage.
+enum TodoShActions {
+    typealias Action = @Sendable (inout TodoShContext, [String]) throws(TodoShExit) -> Int32
+
+    /// Built-ins by every name they answer to.
+    static let builtins: [String: Action] = [
+        "add": add, "a": add,
+        "addm": addMultiple,
+        "addto": addTo,
+        "append": append, "app": append,
+        "prepend": prepend, "prep": prepend,
+        "replace": replace,
+        "pri": prioritize, "p": prioritize,
+        "depri": deprioritize, "dp": deprioritize,
+        "do": markDone, "done": markDone,
+        "archive": { context, _ throws(TodoShExit) in try archive(&context) },
+        "del": delete, "rm": delete,
+        "move": move, "mv": move,
+        "deduplicate": deduplicate,
+        "report": report,
+        "list": TodoShListing.list, "ls": TodoShListing.list,
+        "listall": TodoShListing.listAll, "lsa": TodoShListing.listAll,
+        "listfile": TodoShListing.listFile, "lf": TodoShListing.listFile,
+        "listpri": TodoShListing.listPriority, "lsp": TodoShListing.listPriority,
+        "listcon": TodoShListing.listContexts, "lsc": TodoShListing.listContexts,
+        "listproj": TodoShListing.listProjects, "lsprj": TodoShListing.listProjects,
+        "help": TodoShHelp.help,
+        "shorthelp": TodoShHelp.shortHelp,
+        "listaddons": TodoShAddons.listAddons,
+    ]
+
+    /// Runs `arguments` (action first).
+    static func dispatch(_ arguments: [String], _ context: inout TodoShContext) throws(TodoShExit) -> Int32 {
+        var arguments = arguments
+        var action = arguments[0].lowercased()
+        if action == "command" {
+            arguments.removeFirst()
+            guard let first = arguments.first else { return 0 }
+            action = first.lowercased()
+        } else if let status = try TodoShAddons.runIfPresent(action, arguments, context) {
+            return status
+        }
+        guard let builtin = builtins[action] else { throw context.usage() }
+        return try builtin(&context, Array(arguments.dropFirst()))
+    }
+
+    // MARK: Shared pieces
+
+    /// Task text from arguments: joined with single spaces; CR and LF become spaces.
+    static func taskText(_ arguments: [String]) -> [UInt8] {
+        Array(arguments.joined(separator: " ").utf8).map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }
+    }
+
+    static func string(_ bytes: some Collection<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Resolves a task address in `document` (todosh.md 3.2; cli.md uid addressing): digits are a
+    /// line number (an empty line or one past the end is `P: No task N.`); otherwise a uid, `uid:V`
+    /// or unique uid prefix; anything else gives the action's usage line. Returns the 0-based index and
+    /// the number to echo.
+    static func resolve(_ address: String, in document: TodoDocument, file: String, usage: String,
+                        _ context: TodoShContext) throws(TodoShExit) -> (index: Int, shown: String) {
+        guard !address.isEmpty else { throw context.actionUsage(usage) }
+        if address.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            let number = Int(address) ?? 0
+            guard number >= 1, number <= document.lineCount, !document.content(at: number - 1).isEmpty else {
+                throw context.die("\(TodoShContext.prefix(of: file)): No task \(address).")
+            }
+            return (number - 1, address)
+        }
+        do {
+            let reference = try document.resolve(address)
+            return (reference.index, String(reference.index + 1))
+        } catch {
+            if case .ambiguous = error { throw context.die("TODO: \(error.description)") }
+            throw context.actionUsage(usage)
+        }
+    }
+
+    /// NR arguments of do/depri: each argument split on commas, empty pieces dropped.
+    static func numberList(_ arguments: [String]) -> [String] {
+        var numbers: [String] = []
+        for argument in arguments {
+            for piece in argument.split(whereSeparator: { $0 == "," || $0 == " " }) { numbers.append(String(piece)) }
+        }
+        return numbers
+    }
+
+    /// todo.sh's `confirm`: force skips it; else one character from stdin decides (`y` only), the
+    /// prompt shows only on a terminal (stderr), and a newline always follows on stdout.
+    static func confirm(_ prompt: String, _ context: TodoShContext) -> Bool {
+        if context.settings.force { return true }
+        if ProcessContext.isTerminal(0) { context.io.writeError(Array("\(prompt)? (y/n) ".utf8)) }
+        let answer = ProcessSpawning.readOneByteFromStandardInput()
+        context.say("")
+        return answer == UInt8(ascii: "y")
+    }
+
+    /// Whether `line` starts with `(c) ` for any single byte c (todo.sh's `^(.) `).
+    static func priorityPrefixLength(_ line: [UInt8]) -> Int? {
+        if line.count >= 4, line[0] == 0x28, line[2] == 0x29, line[3] == 0x20 { return 4 }
+        // A multi-byte character between the parentheses counts as one character too.
+        if line.count >= 4, line[0] == 0x28, line[1] >= 0xC0 {
+            let length = BasicRegex.scalar(in: line, at: 1).1
+            if line.count >= 3 + length, line[1 + length] == 0x29, 2 + length < line.count, line[2 + length] == 0x20 {
+                return 3 + length
+            }
+        }
+        return nil
+    }
+
+    /// Removes every blank (empty) line: todo.sh's `sed '/./!d'`.
+    static func squeezingEmptyLines(_ document: TodoDocument) -> TodoDocument {
+        var result = document
+        for index in stride(from: result.lineCount - 1, through: 0, by: -1) where result.content(at: index).isEmpty {
+            result.removeLine(at: index)
+        }
+        return result
+    }
+}

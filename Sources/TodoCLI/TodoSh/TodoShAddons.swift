@@ -1,0 +1,68 @@
+import TodoFileSystem
+
+/// Add-on actions from the actions directory (todosh.md 3.1.6, 3.7).
+enum TodoShAddons {
+    /// The executable for add-on `name`: `DIR/name/name`, else `DIR/name`; nil when there is none.
+    /// A broken symlink is fatal, as in todo.sh.
+    static func executable(_ name: String, _ context: TodoShContext) throws(TodoShExit) -> String? {
+        let directory = context.settings.actionsDirectory
+        guard !name.isEmpty, !name.contains("/"), ProcessSpawning.kind(of: directory) == .directory else { return nil }
+        for path in [directory + "/" + name + "/" + name, directory + "/" + name] {
+            if ProcessSpawning.kind(of: path, followingLinks: false) == .symbolicLink, ProcessSpawning.kind(of: path) == nil {
+                throw context.die("Fatal Error: Broken link to custom action: '\(path)'")
+            }
+            if ProcessSpawning.kind(of: path) == .regular, ProcessSpawning.isExecutable(path) { return path }
+        }
+        return nil
+    }
+
+    /// Runs add-on `name` with `arguments` (the action name included) if there is one; its exit
+    /// status is passed through.
+    static func runIfPresent(_ name: String, _ arguments: [String], _ context: TodoShContext) throws(TodoShExit) -> Int32? {
+        guard let path = try executable(name, context) else { return nil }
+        return ProcessSpawning.runInheriting([path] + arguments, environment: context.childEnvironment)
+    }
+
+    /// The valid add-on names, byte-sorted.
+    static func names(_ context: TodoShContext) -> [String] {
+        let directory = context.settings.actionsDirectory
+        guard let entries = ProcessSpawning.directoryEntries(directory) else { return [] }
+        return entries.filter { name in
+            let path = directory + "/" + name
+            switch ProcessSpawning.kind(of: path) {
+            case .regular: return ProcessSpawning.isExecutable(path)
+            case .directory:
+                let inner = path + "/" + name
+                return ProcessSpawning.kind(of: inner) == .regular && ProcessSpawning.isExecutable(inner)
+            default: return false
+            }
+        }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    }
+
+    /// The path to run for a listed add-on name.
+    static func path(of name: String, _ context: TodoShContext) -> String {
+        let directory = context.settings.actionsDirectory
+        let inner = directory + "/" + name + "/" + name
+        return ProcessSpawning.kind(of: inner) == .regular ? inner : directory + "/" + name
+    }
+
+    /// `ADDON usage`, run with the usual environment, its output passed through to `io`.
+    static func usage(of name: String, _ context: TodoShContext, toError: Bool = false) {
+        let outcome = ProcessSpawning.run([path(of: name, context), "usage"], environment: context.childEnvironment,
+                                          input: nil, captureOutput: true)
+        if toError { context.io.writeError(outcome.output) } else { context.sayBytes(outcome.output) }
+    }
+
+    static func listAddons(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
+        let directory = context.settings.actionsDirectory
+        guard ProcessSpawning.kind(of: directory) == .directory else {
+            throw context.die("TODO: '\(directory)' does not exist.")
+        }
+        let found = names(context)
+        guard !found.isEmpty else { throw context.die("TODO: '\(directory)' does not contain valid actions.") }
+        for name in found { context.say(name) }
+        context.inform("--")
+        context.inform("TODO: \(found.count) valid addon actions found.")
+        return 0
+    }
+}

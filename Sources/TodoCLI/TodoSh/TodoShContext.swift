@@ -1,0 +1,107 @@
+import TodoTxt
+import TodoFileSystem
+
+/// Ends a todo.sh run with a status, after its message has been printed (todo.sh's `die`, `usage`).
+struct TodoShExit: Error {
+    let status: Int32
+}
+
+/// One todo.sh run: the settings, streams, clock and environment every action uses.
+struct TodoShContext {
+    var settings: TodoShSettings
+    let io: CommandIO
+    let clock: Clock
+    let environment: [String: String]
+
+    /// A line on stdout.
+    func say(_ text: String) { io.print(text) }
+    /// Bytes on stdout, as given.
+    func sayBytes(_ bytes: [UInt8]) { io.writeOutput(bytes) }
+    /// A line on stderr (soft errors: processing continues).
+    func warn(_ text: String) { io.printError(text) }
+    /// A line on stdout when verbose.
+    func inform(_ text: String) { if settings.verbose > 0 { io.print(text) } }
+
+    /// todo.sh's `die`: the message on stderr, exit 1.
+    func die(_ message: String) -> TodoShExit {
+        io.printError(message)
+        return TodoShExit(status: 1)
+    }
+
+    /// todo.sh's `usage`: two lines on stdout, exit 1.
+    func usage() -> TodoShExit {
+        let name = settings.programName
+        io.print("Usage: \(name) [-fhpantvV] [-d todo_config] action [task_number] [task_description]")
+        io.print("Try '\(name) -h' for more information.")
+        return TodoShExit(status: 1)
+    }
+
+    /// `usage: todo.sh ACTION …` on stderr, exit 1.
+    func actionUsage(_ rest: String) -> TodoShExit { die("usage: \(settings.programName) \(rest)") }
+
+    /// The summary prefix of `path`: basename cut at the first `.` followed by a non-dot, upper-cased.
+    static func prefix(of path: String) -> String {
+        let base = Array((path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path).utf8)
+        var end = base.count
+        var index = 0
+        while index + 1 < base.count {
+            if base[index] == 0x2E && base[index + 1] != 0x2E { end = index; break }
+            index += 1
+        }
+        return String(decoding: base[..<end].map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// Reads a file todo.sh-style: missing or unreadable counts as empty.
+    func document(_ path: String) -> TodoDocument {
+        TodoDocument(bytes: (try? FileAccess.readIfExists(path)) ?? nil ?? [])
+    }
+
+    /// Rewrites `path` through `FileAccess.update`; a character device (`/dev/null`) is never replaced
+    /// (what would be written there is discarded, as writing to it would).
+    func update(_ path: String, _ transform: (TodoDocument) throws(TodoShExit) -> TodoDocument?) throws(TodoShExit) {
+        if ProcessSpawning.kind(of: path) == .characterDevice { return }
+        var failure: TodoShExit?
+        do throws(CLIError) {
+            try FileAccess.update(path, createIfMissing: true) { (old: [UInt8]) throws(CLIError) -> [UInt8]? in
+                do throws(TodoShExit) {
+                    failure = nil
+                    return try transform(TodoDocument(bytes: old))?.rendered()
+                } catch {
+                    failure = error
+                    return nil
+                }
+            }
+        } catch {
+            throw die("TODO: \(error.message(programName: settings.programName) ?? "write failed")")
+        }
+        if let failure { throw failure }
+    }
+
+    /// The environment a child (add-on, sort command, final filter, config) sees.
+    var childEnvironment: [String: String] {
+        var result = settings.exportedEnvironment.isEmpty ? environment : settings.exportedEnvironment
+        let s = settings
+        result["TODO_SH"] = s.programName
+        result["TODO_FULL_SH"] = s.programPath
+        result["TODO_DIR"] = s.todoDirectory
+        result["TODO_FILE"] = s.todoFile
+        result["DONE_FILE"] = s.doneFile
+        result["REPORT_FILE"] = s.reportFile
+        result["TODO_ACTIONS_DIR"] = s.actionsDirectory
+        result["TODOTXT_VERBOSE"] = String(s.verbose)
+        result["TODOTXT_PLAIN"] = s.plain ? "1" : "0"
+        result["TODOTXT_FORCE"] = s.force ? "1" : "0"
+        result["TODOTXT_PRESERVE_LINE_NUMBERS"] = s.preserveLineNumbers ? "1" : "0"
+        result["TODOTXT_AUTO_ARCHIVE"] = s.autoArchive ? "1" : "0"
+        result["TODOTXT_DATE_ON_ADD"] = s.dateOnAdd ? "1" : "0"
+        result["TODOTXT_DISABLE_FILTER"] = s.disableFilter ? "1" : "0"
+        result["TODOTXT_DEFAULT_ACTION"] = s.defaultAction
+        result["TODOTXT_SORT_COMMAND"] = s.sortCommand
+        result["TODOTXT_FINAL_FILTER"] = s.finalFilter
+        for name in TodoShConfig.presetNames { result[name] = s.variables[name] ?? "" }
+        for (name, value) in s.variables where name.hasPrefix("PRI_") || name.hasPrefix("COLOR_") {
+            result[name] = value
+        }
+        return result
+    }
+}

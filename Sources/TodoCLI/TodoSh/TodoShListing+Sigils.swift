@@ -1,0 +1,64 @@
+import TodoTxt
+import TodoFileSystem
+
+/// `listcon` and `listproj` (todosh.md 3.4): unique, byte-sorted `@`/`+` tokens from the source files,
+/// after TERM filtering and the sigil patterns; no summary, colour or hiding.
+extension TodoShListing {
+    static func listContexts(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
+        listSigils(UInt8(ascii: "@"), terms: arguments, context)
+        return 0
+    }
+
+    static func listProjects(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
+        listSigils(UInt8(ascii: "+"), terms: arguments, context)
+        return 0
+    }
+
+    /// The files listcon/listproj read: `TODOTXT_SOURCEVAR` evaluated by bash, else the todo file.
+    static func sourceFiles(_ context: TodoShContext) -> [String] {
+        let variable = context.settings.sourceVariable
+        guard !variable.isEmpty else { return [context.settings.todoFile] }
+        let script = "eval \"FILE=$TODOTXT_SOURCEVAR\"; printf '%s\\0' \"${FILE[@]}\""
+        var environment = context.childEnvironment
+        environment["TODOTXT_SOURCEVAR"] = variable
+        let outcome = ProcessSpawning.run(["bash", "-c", script], environment: environment, input: nil,
+                                          captureOutput: true)
+        return outcome.output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    static func listSigils(_ sigil: UInt8, terms: [String], _ context: TodoShContext) {
+        let filters = TermFilter(terms)
+        let settings = context.settings
+        let before = settings.sigilBeforePattern.isEmpty
+            ? nil : BasicRegex(bytes: [0x5E] + Array(settings.sigilBeforePattern.utf8), ignoreCase: false)
+        let after = settings.sigilAfterPattern.isEmpty
+            ? nil : BasicRegex(bytes: Array(settings.sigilAfterPattern.utf8) + [0x24], ignoreCase: false)
+        let valid = BasicRegex(bytes: [0x5C, sigil] + Array(settings.sigilValidPattern.utf8), ignoreCase: false)
+        var tokens = Set<[UInt8]>()
+        for path in sourceFiles(context) {
+            let document = context.document(path)
+            for index in 0..<document.lineCount {
+                let line = Array(document.content(at: index))
+                if !filters.isEmpty && !filters.accepts(line) { continue }
+                for word in line.split(separator: 0x20) {
+                    // grep -o '[^ ]*SIGIL[^ ]\+': the word, if a sigil has something after it.
+                    guard let position = word.firstIndex(of: sigil), position < word.endIndex - 1 else { continue }
+                    var token = Array(word)
+                    if let before, let range = before.firstMatch(in: token, from: 0) {
+                        token.removeSubrange(range)
+                    }
+                    if let after, let range = after.firstMatch(in: token, from: 0) {
+                        token.removeSubrange(range)
+                    }
+                    if valid.matchesWhole(token) { tokens.insert(token) }
+                }
+            }
+        }
+        var output: [UInt8] = []
+        for token in tokens.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            output += token
+            output.append(0x0A)
+        }
+        if !output.isEmpty { context.sayBytes(output) }
+    }
+}

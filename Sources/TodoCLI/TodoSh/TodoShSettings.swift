@@ -1,0 +1,77 @@
+/// Every default and switch the shared actions consult: one value per "personality".
+///
+/// `todo.sh` fills it from options, environment and the config script (todosh.md 3.1); the `todo`
+/// name can fill the same value with its own defaults (cli.md: creation date and uid on add, `do`
+/// keeping `pri:` and not auto-archiving) and call the same action functions.
+struct TodoShSettings: Sendable {
+    /// `basename(argv[0])`, used in usage lines (`todo.sh`).
+    var programName = "todo.sh"
+    /// argv[0] as given (exported to add-ons as `TODO_FULL_SH`).
+    var programPath = "todo.sh"
+
+    // MARK: Switches (flag > environment > config > default)
+
+    /// `TODOTXT_VERBOSE`: 0 quiet, 1 messages, 2 debug.
+    var verbose = 1
+    /// `-p`: no colours at all.
+    var plain = false
+    /// `-f`: no confirmation or interactive input.
+    var force = false
+    /// `-N`/`-n`: deleting leaves a blank line (true) or squeezes blank lines (false).
+    var preserveLineNumbers = true
+    /// `-A`/`-a`: `do` runs `archive` afterwards.
+    var autoArchive = true
+    /// `-t`/`-T`: `add` inserts today's date.
+    var dateOnAdd = false
+    /// `TODOTXT_PRIORITY_ON_ADD`: a priority letter given to new tasks without one, or empty.
+    var priorityOnAdd = ""
+    /// `-x`: skip `TODOTXT_FINAL_FILTER`.
+    var disableFilter = false
+    /// `TODOTXT_DEFAULT_ACTION`: run when no action is given.
+    var defaultAction = ""
+    /// `TODOTXT_SORT_COMMAND`.
+    var sortCommand = TodoShSettings.defaultSortCommand
+    /// `TODOTXT_FINAL_FILTER`.
+    var finalFilter = "cat"
+
+    // MARK: List display
+
+    var hideContexts = false
+    var hideProjects = false
+    var hidePriorities = false
+    /// `HIDE_CUSTOM_SUBSTITUTION`: a BRE removed from list output.
+    var hideCustomSubstitution = ""
+
+    // MARK: Files
+
+    var todoDirectory = ""
+    var todoFile = ""
+    var doneFile = ""
+    var reportFile = ""
+    var actionsDirectory = ""
+
+    // MARK: From the config
+
+    /// `SENTENCE_DELIMITERS` for `append`.
+    var sentenceDelimiters = ",.:;"
+    /// `TODOTXT_SIGIL_BEFORE_PATTERN`, `…_AFTER_PATTERN`, `…_VALID_PATTERN` for listcon/listproj.
+    var sigilBeforePattern = ""
+    var sigilAfterPattern = ""
+    var sigilValidPattern = ".*"
+    /// `TODOTXT_SOURCEVAR`: shell words naming the files listcon/listproj read.
+    var sourceVariable = ""
+    /// Every variable the config left behind (colour names, `PRI_*`, `COLOR_*`, user variables).
+    var variables: [String: String] = [:]
+    /// The environment an add-on, sort command or final filter sees (exported variables).
+    var exportedEnvironment: [String: String] = [:]
+
+    // MARK: Personality (what differs under the name `todo`)
+
+    /// Whether `do` keeps a removed priority as `pri:P` (cli.md); todo.sh drops it.
+    var keepsPriorityOnDone = false
+
+    static let defaultSortCommand = "env LC_COLLATE=C sort -f -k2"
+
+    /// The colour value `name`, as the config left it (empty when undefined).
+    func color(_ name: String) -> String { variables[name] ?? "" }
+}

@@ -1,0 +1,187 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("TodoFileSystem supports Linux (Glibc) and macOS (Darwin) only")
+#endif
+
+/// Running child processes (bash for a todo.sh config, `sh -c` for sort and filter commands, add-on
+/// actions) and the small file-system queries todo.sh compatibility needs.
+///
+/// Children are started with `posix_spawnp`; captured streams go through unlinked temporary files,
+/// never pipes, so a child that writes a lot cannot deadlock against us (toolchain.md section 8).
+public enum ProcessSpawning {
+    /// What a child left behind: its exit status (128+signal when killed) and the captured streams.
+    public struct Outcome: Sendable {
+        /// The exit status, or 127 when the program could not be started.
+        public let status: Int32
+        /// Standard output, when captured.
+        public let output: [UInt8]
+        /// File descriptor 3, when captured (used to read variables back from bash).
+        public let channel: [UInt8]
+    }
+
+    /// Runs `argv` (argv[0] looked up in `PATH`) with exactly `environment`.
+    ///
+    /// - `input`: bytes on standard input; nil means `/dev/null` (children never read our stdin).
+    /// - `captureOutput`: capture standard output instead of sharing ours.
+    /// - `captureChannel`: open file descriptor 3 to a capture file.
+    /// Standard error is always shared with ours.
+    public static func run(_ argv: [String], environment: [String: String], input: [UInt8]?,
+                           captureOutput: Bool, captureChannel: Bool = false) -> Outcome {
+        var inputDescriptor: Int32 = -1
+        var outputDescriptor: Int32 = -1
+        var channelDescriptor: Int32 = -1
+        defer {
+            for descriptor in [inputDescriptor, outputDescriptor, channelDescriptor] where descriptor >= 0 {
+                close(descriptor)
+            }
+        }
+        if let input {
+            inputDescriptor = anonymousFile()
+            guard inputDescriptor >= 0 else { return Outcome(status: 127, output: [], channel: []) }
+            ProcessContext.writeAll(input, to: inputDescriptor)
+            lseek(inputDescriptor, 0, SEEK_SET)
+        } else {
+            inputDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        }
+        if captureOutput { outputDescriptor = anonymousFile() }
+        if captureChannel { channelDescriptor = anonymousFile() }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if inputDescriptor >= 0 { posix_spawn_file_actions_adddup2(&actions, inputDescriptor, 0) }
+        if outputDescriptor >= 0 { posix_spawn_file_actions_adddup2(&actions, outputDescriptor, 1) }
+        if channelDescriptor >= 0 { posix_spawn_file_actions_adddup2(&actions, channelDescriptor, 3) }
+        let status = spawnAndWait(argv, environment: environment, actions: &actions)
+        return Outcome(status: status,
+                       output: outputDescriptor >= 0 ? readAll(outputDescriptor) : [],
+                       channel: channelDescriptor >= 0 ? readAll(channelDescriptor) : [])
+    }
+
+    /// Runs `argv` sharing all our standard streams (an add-on action) and returns its exit status.
+    public static func runInheriting(_ argv: [String], environment: [String: String]) -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        return spawnAndWait(argv, environment: environment, actions: &actions)
+    }
+
+    private static func spawnAndWait(_ argv: [String], environment: [String: String],
+                                     actions: inout posix_spawn_file_actions_t) -> Int32 {
+        guard let program = argv.first else { return 127 }
+        let cArguments = argv.map { strdup($0) } + [nil]
+        let cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            cArguments.forEach { free($0) }
+            cEnvironment.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let rc = posix_spawnp(&pid, program, &actions, nil, cArguments, cEnvironment)
+        guard rc == 0 else { return rc == ENOENT ? 127 : 126 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR { return 127 }
+        }
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    }
+
+    /// An unlinked read-write temporary file.
+    private static func anonymousFile() -> Int32 {
+        var directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        if directory.isEmpty { directory = "/tmp" }
+        var template = Array("\(directory)/.todo-sh-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if descriptor >= 0 {
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        }
+        return descriptor
+    }
+
+    private static func readAll(_ descriptor: Int32) -> [UInt8] {
+        lseek(descriptor, 0, SEEK_SET)
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return bytes
+    }
+
+    /// Reads exactly one byte from standard input; nil at end of input or on error.
+    public static func readOneByteFromStandardInput() -> UInt8? {
+        var byte: UInt8 = 0
+        while true {
+            let count = read(0, &byte, 1)
+            if count == 1 { return byte }
+            if count < 0 && errno == EINTR { continue }
+            return nil
+        }
+    }
+}
+
+extension ProcessSpawning {
+    /// What a path names.
+    public enum FileKind: Sendable, Equatable {
+        case regular, directory, characterDevice, symbolicLink, other
+    }
+
+    /// The kind of `path` (following symlinks unless `followingLinks` is false), or nil if absent.
+    public static func kind(of path: String, followingLinks: Bool = true) -> FileKind? {
+        var info = stat()
+        let rc = followingLinks ? stat(path, &info) : lstat(path, &info)
+        guard rc == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .regular
+        case S_IFDIR: return .directory
+        case S_IFCHR: return .characterDevice
+        case S_IFLNK: return .symbolicLink
+        default: return .other
+        }
+    }
+
+    /// Whether `path` exists and we may execute it.
+    public static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
+
+    /// The names in directory `path` (without `.` and `..`), unsorted; nil if it cannot be read.
+    public static func directoryEntries(_ path: String) -> [String]? {
+        guard let directory = opendir(path) else { return nil }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// `mkdir -p path`; returns whether `path` is a directory afterwards.
+    @discardableResult
+    public static func makeDirectories(_ path: String) -> Bool {
+        if kind(of: path) == .directory { return true }
+        guard !path.isEmpty else { return false }
+        let bytes = Array(path.utf8)
+        for position in bytes.indices where bytes[position] == 0x2F && position > 0 {
+            _ = mkdir(String(decoding: bytes[..<position], as: UTF8.self), 0o777)
+        }
+        _ = mkdir(path, 0o777)
+        return kind(of: path) == .directory
+    }
+
+    /// Creates (or truncates) `path` as an empty file; returns whether that worked.
+    @discardableResult
+    public static func createEmptyFile(_ path: String) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { return false }
+        close(descriptor)
+        return true
+    }
+}
