@@ -31,6 +31,8 @@ enum ActionTable {
         SortAction.spec,
         ArchiveAction.spec,
         UIDAction.spec,
+        MergeAction.spec,
+        ReconcileAction.spec,
         HelpAction.spec,
         VersionAction.spec,
         CompletionsAction.spec,

@@ -3,6 +3,8 @@ import TodoTxt
 /// Everything one run of the program knows: its name, environment, streams, clock and the global
 /// options parsed so far. Passed to every action.
 struct Invocation {
+    /// argv[0] as given (used to register the merge driver by absolute path).
+    var programPath: String = "todo"
     let programName: String
     let environment: [String: String]
     let io: CommandIO

@@ -13,6 +13,7 @@ public enum TodoCommand {
         let programName = programPath.split(separator: "/").last.map(String.init) ?? "todo"
         var invocation = Invocation(programName: programName == "todo.sh" ? "todo.sh" : "todo",
                                     environment: environment, io: io, clock: Clock(environment: environment))
+        invocation.programPath = programPath
         do {
             if invocation.programName == "todo.sh" {
                 return try TodoShCommand.run(arguments, &invocation)
