@@ -13,6 +13,7 @@ public enum FileWatchEvent: Sendable, Equatable, CustomStringConvertible {
     /// The message says what and where. The watcher has stopped.
     case error(String)
 
+    /// "changed", "removed", "directory gone", "error: <message>".
     public var description: String {
         switch self {
         case .changed: "changed"
@@ -35,8 +36,11 @@ public enum FileWatcherBackend: Sendable, Equatable {
 
 /// The mechanism a running watcher actually uses.
 public enum FileWatcherMechanism: String, Sendable, Equatable {
+    /// Linux inotify on the directory (`InotifyBackend`).
     case inotify
+    /// macOS kqueue `EVFILT_VNODE` on the directory and the file (`KqueueBackend`).
     case kqueue
+    /// Periodic `stat` (`PollingBackend`).
     case polling
 }
 
@@ -56,7 +60,9 @@ public struct FileWatcherStatus: Sendable, Equatable {
 public struct FileWatcherError: Error, Sendable, Equatable, CustomStringConvertible {
     /// "cannot watch /x/todo.txt: directory /x: No such file or directory".
     public let message: String
+    /// Wraps a complete message.
     public init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 }
 
@@ -102,6 +108,7 @@ public final class FileWatcher: @unchecked Sendable {
     private let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<UInt8>()
     private let closing = DispatchGroup()
+    private let makeNativeBackend: @Sendable (WatchBackendContext) -> any WatchBackend
 
     // Everything below is touched only on `queue`.
     private var running = false
@@ -130,11 +137,20 @@ public final class FileWatcher: @unchecked Sendable {
     ///   - settle: how long the file must be quiet before the handler runs (default 150 ms).
     ///   - queue: where handlers run (through a private serial queue targeting it); default: a
     ///     global queue.
-    public init(path: String, backend: FileWatcherBackend = .automatic,
-                settle: Duration = FileWatcher.defaultSettle, queue: DispatchQueue? = nil) {
+    public convenience init(path: String, backend: FileWatcherBackend = .automatic,
+                            settle: Duration = FileWatcher.defaultSettle, queue: DispatchQueue? = nil) {
+        self.init(path: path, backend: backend, settle: settle, queue: queue,
+                  nativeBackend: makeNativeWatchBackend)
+    }
+
+    /// Test seam: `nativeBackend` builds the backend `.automatic` tries first (to exercise the
+    /// polling fallback without exhausting the system's inotify instances).
+    init(path: String, backend: FileWatcherBackend, settle: Duration, queue: DispatchQueue?,
+         nativeBackend: @escaping @Sendable (WatchBackendContext) -> any WatchBackend) {
         self.path = path
         self.backend = backend
         self.settle = settle
+        self.makeNativeBackend = nativeBackend
         self.queue = DispatchQueue(label: "todo.FileWatcher", target: queue)
         self.queue.setSpecific(key: queueKey, value: 1)
     }
@@ -224,7 +240,7 @@ public final class FileWatcher: @unchecked Sendable {
             chosen = PollingBackend(context: context, interval: interval)
             try chosen.start()
         case .automatic:
-            let native = makeNativeWatchBackend(context: context)
+            let native = makeNativeBackend(context)
             do throws(FileWatcherError) {
                 try native.start()
                 chosen = native
@@ -277,9 +293,12 @@ public final class FileWatcher: @unchecked Sendable {
             pendingHard = true
             armSettle()
         case .creating:
+            // Wait for the writer's close; if none comes (a hard link, a writer that keeps the
+            // file open), report anyway after `createTimeout`.
+            awaitingClose = false
+            armSettle(after: createTimeout, force: true)
             awaitingClose = true
             pendingHard = true
-            settleGeneration += 1
         case .attributes, .directoryAttributes:
             pendingSoft = true
             armSettle()
@@ -304,18 +323,23 @@ public final class FileWatcher: @unchecked Sendable {
         }
     }
 
-    /// (Re)starts the quiet period; a newer event supersedes the pending one.
-    private func armSettle() {
+    /// How long a created file may stay open without a close before it is reported anyway.
+    private var createTimeout: Duration { max(settle * 10, .seconds(2)) }
+
+    /// (Re)starts the quiet period; a newer event supersedes the pending one. While a creation
+    /// awaits its close, only that creation's own timeout (`force`) is armed.
+    private func armSettle(after delay: Duration? = nil, force: Bool = false) {
         guard !awaitingClose else { return }
         settleGeneration += 1
         let generation = settleGeneration
-        queue.asyncAfter(deadline: .now() + settle.dispatchInterval) { [weak self] in
-            self?.settled(generation: generation)
+        queue.asyncAfter(deadline: .now() + (delay ?? settle).dispatchInterval) { [weak self] in
+            self?.settled(generation: generation, force: force)
         }
     }
 
-    private func settled(generation: Int) {
-        guard running, generation == settleGeneration, !awaitingClose, let target else { return }
+    private func settled(generation: Int, force: Bool) {
+        guard running, generation == settleGeneration, force || !awaitingClose, let target else { return }
+        awaitingClose = false
         let hard = pendingHard
         pendingHard = false
         pendingSoft = false

@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import Testing
 @testable import TodoFileSystem
 
@@ -79,6 +80,71 @@ struct WatchingSavePatternTests {
             try await Task.sleep(for: .milliseconds(300))
             #expect(log.kinds == [.changed, .changed])
         }
+    }
+
+    @Test("saves ~50 ms apart for ~600 ms (longer than settle) give one event, after the last",
+          arguments: [FileWatcherBackend.automatic, .polling(interval: .milliseconds(20))])
+    func longBurst(_ backend: FileWatcherBackend) async throws {
+        try await withWatchedFile(backend: backend, settle: .milliseconds(250), readBack: true) { _, path, log, _ in
+            // Blocking sleeps on purpose: the gaps must not depend on when the test task is resumed.
+            for round in 1...12 {
+                SavePattern.tempThenRename.save(path, String(repeating: "line\n", count: round))
+                sleepFor(.milliseconds(30))
+            }
+            let last = ContinuousClock.now
+            await log.wait(for: 1)
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(log.kinds == [.changed])
+            #expect(log.recorded.first.map { $0.at > last } == true, "fired before the burst ended")
+            #expect(log.contentsAtEvents == [String(repeating: "line\n", count: 12)])
+        }
+    }
+
+    @Test("inotify: a slow writer (pauses longer than settle) is reported once, after it closes",
+          arguments: ["recreate", "in place"])
+    func slowWriter(_ how: String) async throws {
+        try await withWatchedFile(readBack: true) { _, path, log, _ in
+            if how == "recreate" { #expect(unlink(path) == 0) }
+            let flags = how == "recreate" ? O_WRONLY | O_CREAT | O_EXCL : O_WRONLY | O_TRUNC
+            writeFile(path, "one\ntwo\nthree\n", flags: flags, chunks: 3, pause: .milliseconds(250))
+            await log.wait(for: 1)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(log.kinds == [.changed])
+            #expect(log.contentsAtEvents == ["one\ntwo\nthree\n"])
+        }
+    }
+
+    @Test("inotify: a creation never closed for writing (a hard link) is reported after the create timeout")
+    func hardLinkIn() async throws {
+        try await withWatchedFile(nil, settle: .milliseconds(100), readBack: true) { _, path, log, dir in
+            let other = dir.file("elsewhere.txt")
+            writeFile(other, "linked\n")
+            #expect(link(other, path) == 0)
+            let linked = ContinuousClock.now
+            let events = await log.wait(for: 1, timeout: .seconds(4))
+            #expect(events.map(\.event) == [.changed])
+            #expect(log.contentsAtEvents == ["linked\n"])
+            if let first = events.first { #expect(first.at - linked >= .seconds(2), "reported before the timeout") }
+        }
+    }
+
+    @Test("handlers run on the given queue")
+    func handlerQueue() async throws {
+        let dir = WatchTempDirectory()
+        defer { dir.remove() }
+        let key = DispatchSpecificKey<Int>()
+        let queue = DispatchQueue(label: "test.watch.handlers")
+        queue.setSpecific(key: key, value: 42)
+        let seen = WatchEventLog()
+        let record = seen.handler
+        let watcher = FileWatcher(path: dir.file("todo.txt"), queue: queue)
+        try watcher.start { event in
+            record(DispatchQueue.getSpecific(key: key) == 42 ? event : .error("wrong queue"))
+        }
+        defer { watcher.stop() }
+        writeFile(dir.file("todo.txt"), "a\n")
+        await seen.wait(for: 1)
+        #expect(seen.kinds == [.changed])
     }
 
     @Test("a symlinked file: the target's directory is watched", arguments: ["absolute", "relative"])
@@ -279,4 +345,58 @@ struct WatchingSiblingTests {
             #expect(log.siblings == [])
         }
     }
+}
+
+/// A native backend that cannot be set up, like inotify past `max_user_instances`.
+private final class UnavailableBackend: WatchBackend, @unchecked Sendable {
+    let mechanism = FileWatcherMechanism.inotify
+    func start() throws(FileWatcherError) { throw FileWatcherError("inotify_init1: Too many open files") }
+    func stop() {}
+}
+
+@Suite("Watching: fallback and overflow")
+struct WatchingFallbackTests {
+    @Test(".automatic falls back to polling when the native backend fails, and says why")
+    func fallback() async throws {
+        let dir = WatchTempDirectory()
+        defer { dir.remove() }
+        let path = dir.file("todo.txt")
+        writeFile(path, "a\n")
+        let log = WatchEventLog()
+        let watcher = FileWatcher(path: path, backend: .automatic, settle: .milliseconds(50), queue: nil,
+                                  nativeBackend: { _ in UnavailableBackend() })
+        try watcher.start(handler: log.handler)
+        defer { watcher.stop() }
+        let status = try #require(watcher.status)
+        #expect(status.mechanism == .polling)
+        #expect(status.fallbackReason == "inotify_init1: Too many open files")
+        SavePattern.tempThenRename.save(path, "b\nb\n")
+        // The fallback polls every second.
+        let events = await log.wait(for: 1, timeout: .seconds(3))
+        #expect(events.map(\.event) == [.changed])
+    }
+
+    #if os(Linux)
+    @Test("inotify: a queue overflow is treated as a change")
+    func overflow() async throws {
+        let dir = WatchTempDirectory()
+        defer { dir.remove() }
+        let path = dir.file("todo.txt")
+        writeFile(path, "a\n")
+        let limit = Int(readFile("/proc/sys/fs/inotify/max_queued_events")?.split(separator: "\n").first ?? "") ?? 16384
+        try #require(limit <= 100_000, "max_queued_events \(limit) is too large to overflow quickly")
+        let delivery = DispatchQueue(label: "test.watch.overflow")
+        let log = WatchEventLog()
+        let watcher = FileWatcher(path: path, settle: .milliseconds(50), queue: delivery)
+        try watcher.start(handler: log.handler)
+        defer { watcher.stop() }
+        // Hold the watcher's queue so the kernel queue fills: each file gives CREATE + CLOSE_WRITE
+        // (siblings, not our file, so without the overflow nothing would be reported).
+        delivery.suspend()
+        for index in 0..<(limit / 2 + 100) { writeFile(dir.file("f\(index)"), "") }
+        delivery.resume()
+        let events = await log.wait(for: 1)
+        #expect(events.map(\.event) == [.changed])
+    }
+    #endif
 }
