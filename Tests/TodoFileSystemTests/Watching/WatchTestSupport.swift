@@ -1,0 +1,193 @@
+// Helpers for the watcher tests: a private temporary directory per test, raw file operations
+// (no Foundation), an event log safe to read from any thread, and posix_spawnp for real `sed -i`.
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Synchronization
+import Testing
+@testable import TodoFileSystem
+
+/// A fresh `mkdtemp` directory; `remove()` deletes it and everything in it.
+struct WatchTempDirectory {
+    let path: String
+
+    init(_ label: String = "watch") {
+        var template = Array("/tmp/todo-\(label)-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        precondition(made != nil, "mkdtemp failed: errno \(errno)")
+        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    func remove() { _ = spawnWait(["rm", "-rf", path]) }
+}
+
+/// One handler call and when it happened.
+struct RecordedEvent: Sendable {
+    let event: FileWatchEvent
+    let at: ContinuousClock.Instant
+}
+
+/// Collects handler calls; safe to append from the watcher's queue and read from the test.
+final class WatchEventLog: Sendable {
+    private let events = Mutex<[RecordedEvent]>([])
+    private let siblingNames = Mutex<[String]>([])
+    private let contents = Mutex<[String?]>([])
+    /// If set, the handler reads this file at each event, to show what a reader would have seen.
+    let readPath: String?
+
+    init(reading readPath: String? = nil) { self.readPath = readPath }
+
+    var handler: @Sendable (FileWatchEvent) -> Void {
+        { [self] event in
+            let content = readPath.flatMap(readFile)
+            contents.withLock { $0.append(content) }
+            events.withLock { $0.append(RecordedEvent(event: event, at: .now)) }
+        }
+    }
+
+    /// The content of `readPath` as read inside each handler call.
+    var contentsAtEvents: [String?] { contents.withLock { $0 } }
+
+    var siblingHandler: @Sendable (String) -> Void {
+        { [self] name in siblingNames.withLock { $0.append(name) } }
+    }
+
+    var recorded: [RecordedEvent] { events.withLock { $0 } }
+    var kinds: [FileWatchEvent] { recorded.map(\.event) }
+    var siblings: [String] { siblingNames.withLock { $0 } }
+
+    /// Waits (sleeping in 10 ms steps) until at least `count` events arrived or `timeout` passed.
+    @discardableResult
+    func wait(for count: Int, timeout: Duration = .seconds(2)) async -> [RecordedEvent] {
+        let deadline = ContinuousClock.now + timeout
+        while recorded.count < count && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return recorded
+    }
+
+    /// Blocking variant for XCTest.
+    @discardableResult
+    func waitBlocking(for count: Int, timeout: Duration = .seconds(2)) -> [RecordedEvent] {
+        let deadline = ContinuousClock.now + timeout
+        while recorded.count < count && ContinuousClock.now < deadline { usleep(10_000) }
+        return recorded
+    }
+}
+
+/// Writes `content` to `path` with the given open flags, in `chunks` writes `pause` apart.
+func writeFile(_ path: String, _ content: String, flags: Int32 = O_WRONLY | O_CREAT | O_TRUNC,
+               chunks: Int = 1, pause: Duration = .zero) {
+    let fd = open(path, flags | O_CLOEXEC, 0o644)
+    precondition(fd >= 0, "open \(path): errno \(errno)")
+    let bytes = Array(content.utf8)
+    let size = max(1, (bytes.count + chunks - 1) / chunks)
+    var offset = 0
+    while offset < bytes.count {
+        let end = min(offset + size, bytes.count)
+        let written = bytes[offset..<end].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        precondition(written == end - offset, "write \(path): errno \(errno)")
+        offset = end
+        if offset < bytes.count && pause > .zero { sleepFor(pause) }
+    }
+    close(fd)
+}
+
+/// Reads a whole small file as a string.
+func readFile(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var result: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count <= 0 { break }
+        result += buffer[0..<count]
+    }
+    return String(decoding: result, as: UTF8.self)
+}
+
+func sleepFor(_ duration: Duration) {
+    let (seconds, attoseconds) = duration.components
+    usleep(UInt32(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+}
+
+/// Runs a program found on PATH, output discarded, and returns its exit status (toolchain.md §8).
+@discardableResult
+func spawnWait(_ argv: [String]) -> Int32 {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let cargs = argv.map { strdup($0) } + [nil]
+    defer { cargs.forEach { free($0) } }
+    var pid: pid_t = 0
+    let rc = posix_spawnp(&pid, argv[0], &actions, nil, cargs, environ)
+    guard rc == 0 else { return -1 }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+}
+
+/// The number of open descriptors of this process (entries of /proc/self/fd, minus the one
+/// `opendir` itself uses).
+func openDescriptorCount() -> Int {
+    guard let names = WatchSystem.names(in: "/proc/self/fd") else { return -1 }
+    return names.count - 1
+}
+
+/// The ways editors, sync clients and tools save a file (toolchain.md §4 lists their inotify events).
+enum SavePattern: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case inPlaceTruncateWrite
+    case tempThenRename
+    case deleteThenRecreate
+    case sedInPlace
+    case appendOnly
+    case vimBackupRename
+
+    var testDescription: String { rawValue }
+
+    /// What the file holds after `save(path, content)` when it held `initial`.
+    func expected(initial: String, content: String) -> String {
+        switch self {
+        case .appendOnly: initial + content
+        case .sedInPlace: "(A) " + initial
+        default: content
+        }
+    }
+
+    /// Saves `content` to `path` (which exists) this way. Writes are spread over ~40 ms, well inside
+    /// the default settle time, so each save is one burst.
+    func save(_ path: String, _ content: String) {
+        let (directory, name) = WatchSystem.split(path)
+        switch self {
+        case .inPlaceTruncateWrite:
+            writeFile(path, content, flags: O_WRONLY | O_TRUNC, chunks: 3, pause: .milliseconds(20))
+        case .tempThenRename:
+            let temp = directory + "/." + name + ".tmp"
+            writeFile(temp, content, chunks: 2, pause: .milliseconds(20))
+            precondition(rename(temp, path) == 0)
+        case .deleteThenRecreate:
+            precondition(unlink(path) == 0)
+            sleepFor(.milliseconds(20))
+            writeFile(path, content, flags: O_WRONLY | O_CREAT | O_EXCL, chunks: 2, pause: .milliseconds(20))
+        case .sedInPlace:
+            precondition(spawnWait(["sed", "-i", "1s/^/(A) /", path]) == 0)
+        case .appendOnly:
+            writeFile(path, content, flags: O_WRONLY | O_APPEND, chunks: 2, pause: .milliseconds(20))
+        case .vimBackupRename:
+            precondition(rename(path, path + "~") == 0)
+            writeFile(path, content, flags: O_WRONLY | O_CREAT | O_EXCL, chunks: 2, pause: .milliseconds(20))
+            precondition(unlink(path + "~") == 0)
+        }
+    }
+}
+
