@@ -118,7 +118,7 @@ public final class FileWatcher: @unchecked Sendable {
     private var siblingHandler: (@Sendable (String) -> Void)?
     private var target: WatchTarget?
     /// What the handler was last told (or what `start` found): whether the file exists, and its identity.
-    private var lastIdentity: FileIdentity?
+    private var lastIdentity: WatchedIdentity?
     private var lastKnownAbsent = false
     /// A write-open creation of the target was seen and its close was not: do not fire yet.
     private var awaitingClose = false

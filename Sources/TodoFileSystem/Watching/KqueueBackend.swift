@@ -28,7 +28,7 @@ final class KqueueBackend: WatchBackend, @unchecked Sendable {
     // Touched only on the watcher's queue.
     private var directorySource: (any DispatchSourceFileSystemObject)?
     private var fileSource: (any DispatchSourceFileSystemObject)?
-    private var fileIdentity: FileIdentity?
+    private var fileIdentity: WatchedIdentity?
     private var knownNames: Set<String> = []
     private var stopped = false
 

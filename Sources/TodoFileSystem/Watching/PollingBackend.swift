@@ -18,7 +18,7 @@ final class PollingBackend: WatchBackend, @unchecked Sendable {
     // Touched only on the watcher's queue.
     private var timer: (any DispatchSourceTimer)?
     private var lastFile: PathStatus = .absent
-    private var directoryIdentity: FileIdentity?
+    private var directoryIdentity: WatchedIdentity?
     private var knownNames: Set<String> = []
 
     init(context: WatchBackendContext, interval: Duration) {

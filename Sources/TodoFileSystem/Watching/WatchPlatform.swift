@@ -14,7 +14,7 @@ import Darwin
 /// Two identities differ when the file was replaced (device or inode), resized, or its content was
 /// rewritten with a new modification time. A rewrite with the same size inside one timestamp tick
 /// is invisible here; backends that see close-after-write events do not depend on it.
-struct FileIdentity: Equatable, Sendable {
+struct WatchedIdentity: Equatable, Sendable {
     var device: UInt64
     var inode: UInt64
     var size: Int64
@@ -26,7 +26,7 @@ struct FileIdentity: Equatable, Sendable {
 /// The state of a path as one `stat(2)` call saw it.
 enum PathStatus: Equatable, Sendable {
     /// The path exists (after following symlinks).
-    case present(FileIdentity)
+    case present(WatchedIdentity)
     /// `ENOENT` or `ENOTDIR`: nothing is there now.
     case absent
     /// Any other failure, with its errno (`EACCES`, `ELOOP`, ...).
@@ -60,7 +60,7 @@ enum WatchSystem {
         return lstat(path, &info) == 0
     }
 
-    private static func identity(of info: stat) -> FileIdentity {
+    private static func identity(of info: stat) -> WatchedIdentity {
         #if os(Linux)
         let seconds = Int64(info.st_mtim.tv_sec)
         let nanoseconds = Int64(info.st_mtim.tv_nsec)
@@ -68,7 +68,7 @@ enum WatchSystem {
         let seconds = Int64(info.st_mtimespec.tv_sec)
         let nanoseconds = Int64(info.st_mtimespec.tv_nsec)
         #endif
-        return FileIdentity(
+        return WatchedIdentity(
             device: UInt64(truncatingIfNeeded: info.st_dev),
             inode: UInt64(truncatingIfNeeded: info.st_ino),
             size: Int64(info.st_size),
