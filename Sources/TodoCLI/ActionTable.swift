@@ -31,6 +31,8 @@ enum ActionTable {
         SortAction.spec,
         ArchiveAction.spec,
         UIDAction.spec,
+        UndoAction.spec,
+        EditAction.spec,
         MergeAction.spec,
         ReconcileAction.spec,
         HelpAction.spec,

@@ -1,0 +1,46 @@
+import TodoFileSystem
+import TodoTxt
+
+/// `todo edit [NR|UID]`: opens the todo file in `$VISUAL` or `$EDITOR` (else `vi`), at the task's
+/// line where the editor takes one (`+N` for vi-family, nano, emacs, micro, kak; `--goto file:N` for
+/// VS Code). The editor runs through `sh -c` so `EDITOR="code -w"` works. Afterwards the file is read
+/// again and nothing is assumed about it: problems the editor introduced are reported as
+/// diagnostics on stderr. The exit status is the editor's.
+enum EditAction {
+    static let lineArgumentEditors: Set<String> = ["vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "emacsclient",
+                                                    "micro", "kak", "joe", "ne", "mg", "jed", "hx", "helix"]
+
+    static let spec = ActionSpec(
+        name: "edit", aliases: [], arguments: "[NR|UID]",
+        summary: "Open the file in $VISUAL/$EDITOR, at the task's line; re-read and check it afterwards.",
+        options: [], completes: .tasks,
+        run: { invocation, arguments throws(CLIError) in
+            guard arguments.count <= 1 else { throw .usage("usage: \(invocation.programName) edit [NR|UID]") }
+            let path = invocation.todoFilePath()
+            var line: Int?
+            if let address = arguments.first {
+                let document = TodoDocument(bytes: try FileAccess.read(path))
+                line = try TaskTarget(address, in: document, path: path).index + 1
+            }
+            let environment = invocation.environment
+            let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+            let command = editor.split(separator: " ").first.map(String.init) ?? editor
+            let editorName = command.split(separator: "/").last.map(String.init) ?? command
+            var editorArguments = [path]
+            if let line {
+                if lineArgumentEditors.contains(editorName) {
+                    editorArguments = ["+\(line)", path]
+                } else if editorName == "code" || editorName == "codium" {
+                    editorArguments = ["--goto", "\(path):\(line)"]
+                }
+            }
+            let status = ProcessSpawning.runInheriting(["sh", "-c", editor + " \"$@\"", "todo-edit"] + editorArguments,
+                                                       environment: environment)
+            if let bytes = try? FileAccess.read(path) {
+                for diagnostic in TodoDocument(bytes: bytes).diagnostics() {
+                    invocation.log("\(path): \(diagnostic)")
+                }
+            }
+            return status
+        })
+}
