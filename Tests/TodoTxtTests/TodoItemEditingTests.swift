@@ -135,6 +135,15 @@ import Testing
         #expect(result.line == "(B) first +p more  lines")
     }
 
+    @Test func documentEditsTouchOnlyTheirLine() {
+        #expect(edited(Self.file, line: 1) { $0.removeTag("due", at: 1) }.line == "(A) 2026-01-01 call mom")
+        #expect(edited(Self.file, line: 1) { $0.prependText(b("please"), at: 1) }.line
+                == "(A) 2026-01-01 please call mom due:2026-03-05")
+        #expect(edited(Self.file, line: 1) { $0.replaceText(b("ring dad"), at: 1) }.line == "(A) 2026-01-01 ring dad")
+        #expect(edited(Self.file, line: 4) { $0.setTag("uid", to: "abcdef", at: 4) }.file.suffix(15) == b("last uid:abcdef")[...])
+        #expect(!edited(Self.file, line: 0) { $0.removeTag("due", at: 0) }.changed)
+    }
+
     @Test func replaceBodyKeepsHeader() {
         #expect(parseLine("(A) 2026-01-01 old").replacingBody(with: b("new")) == b("(A) 2026-01-01 new"))
         #expect(parseLine("(A) 2026-01-01 old").replacingBody(with: b("(B) new")) == b("(B) 2026-01-01 new"))
