@@ -218,7 +218,9 @@ public struct TodoDocument: Sendable {
 
     /// Reorders lines: `order` is a permutation of `0..<lineCount`, the new line i being old line
     /// `order[i]`. Terminators travel with their lines; afterwards every line but the last has one (a
-    /// line that had none gets the dominant one) and the file ends with a terminator iff it did before.
+    /// line that had none gets the dominant one) and the file ends with a terminator iff it did before,
+    /// with one exception: an empty line moved to the end keeps a terminator, because an empty last
+    /// line without one would vanish (a file's line count wins over its final-newline state).
     ///
     /// Precondition: `order` is a permutation of the line indices.
     public mutating func reorder(_ order: [Int]) {
@@ -230,7 +232,7 @@ public struct TodoDocument: Sendable {
             reordered[index].terminator = contentEndsWithCR(reordered[index]) ? .crlf : dominant
         }
         if let lastIndex = reordered.indices.last {
-            if !endedWithTerminator {
+            if !endedWithTerminator && reordered[lastIndex].length > 0 {
                 reordered[lastIndex].terminator = .none
             } else if reordered[lastIndex].terminator == .none {
                 reordered[lastIndex].terminator = contentEndsWithCR(reordered[lastIndex]) ? .crlf : dominant

@@ -64,7 +64,15 @@ extension TodoItem {
            let tag = tags.first(where: { $0.key == "pri" }),
            let priority = Priority(tag.value) {
             restored = priority
-            removals.append(removalSpan(ofWord: tag.range))
+            var span = removalSpan(ofWord: tag.range)
+            // The tag is the whole body after a kept header token (completing `(A) 2026-01-01`, whose
+            // date was body text, gives `x D 2026-01-01 pri:A`): take the separator before it too.
+            let removedUpTo = completionDateOffset.map { $0 + 11 } ?? 2
+            if span == tag.range, tag.range.lowerBound - 1 >= removedUpTo,
+               content[content.startIndex + tag.range.lowerBound - 1] == 0x20 {
+                span = (tag.range.lowerBound - 1)..<tag.range.upperBound
+            }
+            removals.append(span)
         }
         let rest = removing(removals)
         guard let restored else { return rest }
@@ -105,7 +113,17 @@ extension TodoItem {
 
     /// Removes every occurrence of tag `key` with one adjacent space each.
     public func removingTag(_ key: String) -> [UInt8] {
-        let spans = tags.filter { $0.key == key }.map { removalSpan(ofWord: $0.range) }
+        var spans: [Range<Int>] = []
+        for tag in tags where tag.key == key {
+            var span = removalSpan(ofWord: tag.range)
+            if let previous = spans.last, span.lowerBound < previous.upperBound {
+                // The space before was taken with the previous tag (`k:1 k:2 a`): take the one after.
+                let spaceAfter = tag.range.upperBound < content.count
+                    && content[content.startIndex + tag.range.upperBound] == 0x20
+                span = tag.range.lowerBound..<(tag.range.upperBound + (spaceAfter ? 1 : 0))
+            }
+            spans.append(span)
+        }
         return removing(spans)
     }
 

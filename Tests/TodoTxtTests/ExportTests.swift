@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import TodoTxt
+
+/// format.md section 7: JSON Lines, one object per line of the file.
+@Suite struct ExportTests {
+    func objects(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
+        let document = parseRoundTrip(bytes, sourceLocation: sourceLocation)
+        let output = document.exportJSONLines()
+        #expect(output.last == 0x0A || output.isEmpty, sourceLocation: sourceLocation)
+        let lines = output.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == document.lineCount, sourceLocation: sourceLocation)
+        return try lines.map { line in
+            let object = try JSONSerialization.jsonObject(with: Data(line))
+            return try #require(object as? [String: Any], sourceLocation: sourceLocation)
+        }
+    }
+
+    static let allFields: Set<String> = ["line", "text", "is_task", "completed", "priority", "completion_date",
+                                         "creation_date", "body", "projects", "contexts", "tags", "uid"]
+
+    @Test func taskLine() throws {
+        let object = try #require(try objects(b("x (A) 2026-03-01 2026-02-01 call +mom @phone due:2026-03-05 k:1 k:2 uid:k3f9qz\n")).first)
+        #expect(Set(object.keys) == Self.allFields)
+        #expect(object["line"] as? Int == 1)
+        #expect(object["text"] as? String == "x (A) 2026-03-01 2026-02-01 call +mom @phone due:2026-03-05 k:1 k:2 uid:k3f9qz")
+        #expect(object["is_task"] as? Bool == true)
+        #expect(object["completed"] as? Bool == true)
+        #expect(object["priority"] as? String == "A")
+        #expect(object["completion_date"] as? String == "2026-03-01")
+        #expect(object["creation_date"] as? String == "2026-02-01")
+        #expect(object["body"] as? String == "call +mom @phone due:2026-03-05 k:1 k:2 uid:k3f9qz")
+        #expect(object["projects"] as? [String] == ["mom"])
+        #expect(object["contexts"] as? [String] == ["phone"])
+        let tags = try #require(object["tags"] as? [String: [String]])
+        #expect(tags == ["due": ["2026-03-05"], "k": ["1", "2"], "uid": ["k3f9qz"]])
+        #expect(object["uid"] as? String == "k3f9qz")
+    }
+
+    @Test func tagKeysInFirstOccurrenceOrder() throws {
+        let output = String(decoding: parseRoundTrip(b("a z:1 b:2 z:3")).exportJSONLines(), as: UTF8.self)
+        #expect(output.contains("\"tags\":{\"z\":[\"1\",\"3\"],\"b\":[\"2\"]}"))
+    }
+
+    @Test func blankLine() throws {
+        let all = try objects(b("a\n  \n"))
+        #expect(all.count == 2)
+        let object = all[1]
+        #expect(Set(object.keys) == Self.allFields)
+        #expect(object["line"] as? Int == 2)
+        #expect(object["text"] as? String == "  ")
+        #expect(object["is_task"] as? Bool == false)
+        #expect(object["completed"] as? Bool == false)
+        #expect(object["priority"] is NSNull)
+        #expect(object["completion_date"] is NSNull)
+        #expect(object["creation_date"] is NSNull)
+        #expect(object["body"] as? String == "")
+        #expect((object["projects"] as? [Any])?.isEmpty == true)
+        #expect((object["contexts"] as? [Any])?.isEmpty == true)
+        #expect((object["tags"] as? [String: Any])?.isEmpty == true)
+        #expect(object["uid"] is NSNull)
+    }
+
+    @Test func openTaskNulls() throws {
+        let object = try #require(try objects(b("plain")).first)
+        #expect(object["completed"] as? Bool == false)
+        #expect(object["priority"] is NSNull)
+        #expect(object["uid"] is NSNull)
+    }
+
+    @Test func controlCharactersAndInvalidUTF8StayValidJSON() throws {
+        var line: [UInt8] = b("q\"uote\\ back +p\u{1}")
+        for control in UInt8(0)..<0x20 where control != 0x0A { line.append(control) }
+        line += [0x7F, 0xFF, 0xC3, 0x20] + b("\u{2028}\u{2029}🙂 k:\"v\"")
+        let object = try #require(try objects(line + [0x0D, 0x0A]).first)
+        let text = try #require(object["text"] as? String)
+        #expect(text == String(decoding: line, as: UTF8.self))
+        #expect(text.contains("\u{FFFD}"))
+        #expect(object["projects"] as? [String] == ["p\u{1}\0\u{1}\u{2}\u{3}\u{4}\u{5}\u{6}\u{7}\u{8}"])
+        #expect((object["tags"] as? [String: [String]])?["k"] == ["\"v\""])
+    }
+
+    @Test func emptyFileExportsNothing() {
+        #expect(parseRoundTrip([]).exportJSONLines().isEmpty)
+    }
+}

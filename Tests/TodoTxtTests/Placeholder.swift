@@ -1,2 +1,0 @@
-import XCTest
-final class TodoTxtTestsPlaceholder: XCTestCase { func testPlaceholder() { XCTAssertTrue(true) } }
