@@ -14,9 +14,27 @@ public struct TodoDocument: Sendable {
     struct LineRecord: Sendable {
         /// Offset of the line's first content byte in `storage`.
         var start: Int
-        /// Content length, terminator excluded.
-        var length: UInt32
+        /// Content length (terminator excluded) in 48 bits, split so the record stays 16 bytes:
+        /// lines up to 256 TiB round-trip, far beyond any file that fits in memory.
+        private var lengthLow: UInt32
+        private var lengthHigh: UInt16
         var terminator: LineTerminator
+
+        init(start: Int, length: Int, terminator: LineTerminator) {
+            self.start = start
+            lengthLow = UInt32(truncatingIfNeeded: length)
+            lengthHigh = UInt16(truncatingIfNeeded: length >> 32)
+            self.terminator = terminator
+        }
+
+        /// Content length, terminator excluded.
+        var length: Int {
+            get { Int(lengthHigh) << 32 | Int(lengthLow) }
+            set {
+                lengthLow = UInt32(truncatingIfNeeded: newValue)
+                lengthHigh = UInt16(truncatingIfNeeded: newValue >> 32)
+            }
+        }
     }
 
     var storage: [UInt8]
@@ -57,14 +75,14 @@ public struct TodoDocument: Sendable {
         let end = buffer.count
         while start < end {
             guard let found = memchrLF(base + start, end - start) else {
-                result.append(LineRecord(start: start, length: UInt32(truncatingIfNeeded: end - start), terminator: .none))
+                result.append(LineRecord(start: start, length: end - start, terminator: .none))
                 break
             }
             let newline = found - base
             if newline > start && buffer[newline - 1] == 0x0D {
-                result.append(LineRecord(start: start, length: UInt32(truncatingIfNeeded: newline - 1 - start), terminator: .crlf))
+                result.append(LineRecord(start: start, length: newline - 1 - start, terminator: .crlf))
             } else {
-                result.append(LineRecord(start: start, length: UInt32(truncatingIfNeeded: newline - start), terminator: .lf))
+                result.append(LineRecord(start: start, length: newline - start, terminator: .lf))
             }
             start = newline + 1
         }
@@ -85,7 +103,7 @@ public struct TodoDocument: Sendable {
 
     public func content(at index: Int) -> ArraySlice<UInt8> {
         let record = records[index]
-        return storage[record.start..<(record.start + Int(record.length))]
+        return storage[record.start..<(record.start + record.length)]
     }
 
     /// The terminator of the line at `index` (0-based).
@@ -104,7 +122,7 @@ public struct TodoDocument: Sendable {
     public func withLineBuffers(_ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
         try storage.withUnsafeBufferPointer { buffer in
             for (index, record) in records.enumerated() {
-                try body(index, UnsafeBufferPointer(rebasing: buffer[record.start..<(record.start + Int(record.length))]))
+                try body(index, UnsafeBufferPointer(rebasing: buffer[record.start..<(record.start + record.length)]))
             }
         }
     }
@@ -131,7 +149,7 @@ public struct TodoDocument: Sendable {
 
     /// Whether the line's content ends in a bare CR (helper for the rule above).
     private func contentEndsWithCR(_ record: LineRecord) -> Bool {
-        record.length > 0 && storage[record.start + Int(record.length) - 1] == 0x0D
+        record.length > 0 && storage[record.start + record.length - 1] == 0x0D
     }
 
     // MARK: Writing
@@ -141,7 +159,7 @@ public struct TodoDocument: Sendable {
     /// For a document that was parsed and not edited, this equals the input exactly.
     public func rendered() -> [UInt8] {
         var total = hasByteOrderMark ? 3 : 0
-        for record in records { total += Int(record.length) + record.terminator.byteCount }
+        for record in records { total += record.length + record.terminator.byteCount }
         var out = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
             storage.withUnsafeBufferPointer { source in
                 guard let sourceBase = source.baseAddress, let target = buffer.baseAddress else { return }
@@ -151,7 +169,7 @@ public struct TodoDocument: Sendable {
                     offset = 3
                 }
                 for record in records {
-                    let length = Int(record.length)
+                    let length = record.length
                     (target + offset).update(from: sourceBase + record.start, count: length)
                     offset += length
                     switch record.terminator {
@@ -169,10 +187,10 @@ public struct TodoDocument: Sendable {
 
     // MARK: Editing lines
 
-    private mutating func store(_ content: some Collection<UInt8>) -> (start: Int, length: UInt32) {
+    private mutating func store(_ content: some Collection<UInt8>) -> (start: Int, length: Int) {
         let start = storage.count
         storage.append(contentsOf: content)
-        return (start, UInt32(truncatingIfNeeded: storage.count - start))
+        return (start, storage.count - start)
     }
 
     /// Replaces the content of the line at `index`, keeping its terminator. Every other byte stays.
