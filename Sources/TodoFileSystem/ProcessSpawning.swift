@@ -185,3 +185,11 @@ extension ProcessSpawning {
         return true
     }
 }
+
+extension ProcessSpawning {
+    /// `memcmp`: the sign of the first differing byte of two ranges of `count` bytes.
+    @inline(__always)
+    public static func compareBytes(_ left: UnsafePointer<UInt8>, _ right: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
+        memcmp(left, right, count)
+    }
+}

@@ -52,11 +52,11 @@ struct BasicRegex: Sendable {
     }
 
     /// Whether the pattern matches anywhere in `text`.
-    func matches(_ text: some Collection<UInt8>) -> Bool {
+    func matches(_ text: [UInt8]) -> Bool {
         if let plainText {
-            return Array(text).withUnsafeBufferPointer { BasicRegex.contains($0, plainText, ignoreCase: ignoreCase) }
+            return text.withUnsafeBufferPointer { BasicRegex.contains($0, plainText, ignoreCase: ignoreCase) }
         }
-        return firstMatch(in: Array(text), from: 0) != nil
+        return firstMatch(in: text, from: 0) != nil
     }
 
     /// The leftmost match at or after `start`, as a byte range of `text`.

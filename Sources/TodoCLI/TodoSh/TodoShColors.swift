@@ -30,10 +30,27 @@ struct TodoShColors {
         meta = decoded("COLOR_META")
     }
 
-    /// Whether colouring cannot change any line (every colour empty).
-    var isPlain: Bool {
-        done.isEmpty && priorities.isEmpty && priorityFallback.isEmpty && reset.isEmpty && number.isEmpty
-            && project.isEmpty && context.isEmpty && date.isEmpty && meta.isEmpty
+    /// Whether any word colour (number, project, context, date, meta) is set.
+    var colorsWords: Bool {
+        !(number.isEmpty && project.isEmpty && context.isEmpty && date.isEmpty && meta.isEmpty)
+    }
+
+    /// The fast path when no word is coloured and nothing is hidden: `<linecolour>N text<DEFAULT>`.
+    func appendSimple(number numberBytes: [UInt8], text: ArraySlice<UInt8>, to output: inout [UInt8]) {
+        var lineColor: [UInt8] = []
+        let start = text.startIndex
+        if text.count >= 2, text[start] == UInt8(ascii: "x"), text[start + 1] == 0x20 {
+            lineColor = done
+        } else if text.count >= 4, text[start] == 0x28, text[start + 2] == 0x29, text[start + 3] == 0x20,
+                  text[start + 1] >= 0x41, text[start + 1] <= 0x5A {
+            lineColor = priorities[text[start + 1]] ?? priorityFallback
+        }
+        output += lineColor
+        output += numberBytes
+        output.append(0x20)
+        output += text
+        if !lineColor.isEmpty { output += reset }
+        output.append(0x0A)
     }
 
     /// One or more backslashes followed by `033` become ESC; everything else stays.

@@ -11,11 +11,11 @@ enum TodoShCommand {
     static func run(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
         var settings = TodoShSettings()
         settings.programName = invocation.programName
-        settings.programPath = invocation.environment["_TODO_ARGV0"] ?? invocation.programName
+        settings.programPath = arguments.first ?? invocation.programName
         var context = TodoShContext(settings: settings, io: invocation.io, clock: invocation.clock,
                                     environment: invocation.environment)
         do throws(TodoShExit) {
-            return try start(arguments, &context)
+            return try start(Array(arguments.dropFirst()), &context)
         } catch {
             return error.status
         }

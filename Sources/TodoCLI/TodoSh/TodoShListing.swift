@@ -5,13 +5,45 @@ import TodoFileSystem
 /// hide, final filter, summary. The default sort and `cat` filter run in-process; other commands go
 /// through `sh -c` with the lines on stdin.
 enum TodoShListing {
-    /// One numbered line on its way through the pipeline.
+    /// One numbered line on its way through the pipeline: a byte range of the listing's buffer.
     struct Entry {
         /// The number shown (0 for done lines in listall).
         var number: Int
         /// The number matched by TERMs (listall numbers both files as one stream).
         var filterNumber: Int
-        var text: ArraySlice<UInt8>
+        var start: Int
+        var length: Int
+    }
+
+    /// A file's bytes split at LF (a CR stays content, as todo.sh's sed sees it); a last line without
+    /// a newline counts.
+    struct Lines {
+        var bytes: [UInt8] = []
+        var ranges: [(start: Int, length: Int)] = []
+
+        init(_ bytes: [UInt8]) { append(bytes) }
+
+        mutating func append(_ more: [UInt8]) {
+            let offset = bytes.count
+            bytes += more
+            more.withUnsafeBufferPointer { buffer in
+                var start = 0
+                for index in 0..<buffer.count where buffer[index] == 0x0A {
+                    ranges.append((offset + start, index - start))
+                    start = index + 1
+                }
+                if start < buffer.count { ranges.append((offset + start, buffer.count - start)) }
+            }
+        }
+
+        var count: Int { ranges.count }
+        func text(_ index: Int) -> ArraySlice<UInt8> {
+            bytes[ranges[index].start..<(ranges[index].start + ranges[index].length)]
+        }
+    }
+
+    static func read(_ path: String, _ context: TodoShContext) -> [UInt8] {
+        ((try? FileAccess.readIfExists(path)) ?? nil) ?? []
     }
 
     /// A line the pipeline keeps: only-space lines are blank. (Decision, todosh.md 3.8: tasks made of
@@ -104,34 +136,38 @@ enum TodoShListing {
     }
 
     static func listAll(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
-        let todo = context.document(context.settings.todoFile)
-        let done = context.document(context.settings.doneFile)
-        let width = digits(todo.lineCount)
+        var lines = Lines(read(context.settings.todoFile, context))
+        let todoCount = lines.count
+        var doneBytes = read(context.settings.doneFile, context)
+        if let last = lines.bytes.last, last != 0x0A, !doneBytes.isEmpty { doneBytes.insert(0x0A, at: 0) }
+        lines.append(doneBytes)
+        let doneCount = lines.count - todoCount
+        let width = digits(todoCount)
         let filters = TermFilter(arguments)
         var entries: [Entry] = []
         var todoShown = 0, doneShown = 0
-        for index in 0..<todo.lineCount {
-            let text = todo.content(at: index)
+        var scratch: [UInt8] = []
+        for index in 0..<lines.count {
+            let text = lines.text(index)
             if isBlank(text) { continue }
-            let entry = Entry(number: index + 1, filterNumber: index + 1, text: text)
-            if filters.accepts(entry, width: width) { entries.append(entry) }
-            if filters.accepts(entry, width: 1) { todoShown += 1 }
-        }
-        for index in 0..<done.lineCount {
-            let text = done.content(at: index)
-            if isBlank(text) { continue }
-            let entry = Entry(number: 0, filterNumber: todo.lineCount + index + 1, text: text)
-            if filters.accepts(entry, width: width) { entries.append(entry) }
-            if filters.accepts(Entry(number: 0, filterNumber: index + 1, text: text), width: 1) { doneShown += 1 }
+            let isTodo = index < todoCount
+            let range = lines.ranges[index]
+            let entry = Entry(number: isTodo ? index + 1 : 0, filterNumber: index + 1, start: range.start, length: range.length)
+            if filters.accepts(entry, lines.bytes, width: width, scratch: &scratch) { entries.append(entry) }
+            var alone = entry
+            alone.filterNumber = isTodo ? index + 1 : index - todoCount + 1
+            if filters.accepts(alone, lines.bytes, width: 1, scratch: &scratch) {
+                if isTodo { todoShown += 1 } else { doneShown += 1 }
+            }
         }
         var quiet = context
         quiet.settings.verbose = 0
-        try render(entries, width: width, quiet)
+        try render(entries, lines.bytes, width: width, quiet)
         if context.settings.verbose > 0 {
             context.say("--")
-            context.say("\(TodoShContext.prefix(of: context.settings.todoFile)): \(todoShown) of \(todo.lineCount) tasks shown")
-            context.say("\(TodoShContext.prefix(of: context.settings.doneFile)): \(doneShown) of \(done.lineCount) tasks shown")
-            context.say("total \(todoShown + doneShown) of \(todo.lineCount + done.lineCount) tasks shown")
+            context.say("\(TodoShContext.prefix(of: context.settings.todoFile)): \(todoShown) of \(todoCount) tasks shown")
+            context.say("\(TodoShContext.prefix(of: context.settings.doneFile)): \(doneShown) of \(doneCount) tasks shown")
+            context.say("total \(todoShown + doneShown) of \(todoCount + doneCount) tasks shown")
         }
         return 0
     }
@@ -154,15 +190,15 @@ enum TodoShListing {
 
         var isEmpty: Bool { terms.isEmpty }
 
-        func accepts(_ entry: Entry, width: Int) -> Bool {
+        func accepts(_ entry: Entry, _ bytes: [UInt8], width: Int, scratch: inout [UInt8]) -> Bool {
             guard !terms.isEmpty else { return true }
-            var line: [UInt8] = []
+            scratch.removeAll(keepingCapacity: true)
             let number = Array(String(entry.filterNumber).utf8)
-            if number.count < width { line.append(contentsOf: repeatElement(0x20, count: width - number.count)) }
-            line += number
-            line.append(0x20)
-            line += entry.text
-            return accepts(line)
+            if number.count < width { scratch.append(contentsOf: repeatElement(0x20, count: width - number.count)) }
+            scratch += number
+            scratch.append(0x20)
+            scratch += bytes[entry.start..<(entry.start + entry.length)]
+            return accepts(scratch)
         }
 
         func accepts(_ line: [UInt8]) -> Bool {
@@ -174,22 +210,24 @@ enum TodoShListing {
     /// Runs the pipeline on one file and prints the result and, when verbose, the summary.
     static func listFile(path: String, label: String, terms: [String], _ context: TodoShContext,
                          extraFilter: ((ArraySlice<UInt8>) -> Bool)? = nil) throws(TodoShExit) {
-        let document = context.document(path)
-        let width = digits(document.lineCount)
+        let lines = Lines(read(path, context))
+        let width = digits(lines.count)
         let filters = TermFilter(terms)
         var entries: [Entry] = []
-        entries.reserveCapacity(document.lineCount)
+        entries.reserveCapacity(lines.count)
         var total = 0
-        for index in 0..<document.lineCount {
-            let text = document.content(at: index)
+        var scratch: [UInt8] = []
+        for index in 0..<lines.count {
+            let text = lines.text(index)
             if isBlank(text) { continue }
             total += 1
-            let entry = Entry(number: index + 1, filterNumber: index + 1, text: text)
-            if !filters.accepts(entry, width: width) { continue }
+            let range = lines.ranges[index]
+            let entry = Entry(number: index + 1, filterNumber: index + 1, start: range.start, length: range.length)
+            if !filters.accepts(entry, lines.bytes, width: width, scratch: &scratch) { continue }
             if let extraFilter, !extraFilter(text) { continue }
             entries.append(entry)
         }
-        let shown = try render(entries, width: width, context)
+        let shown = try render(entries, lines.bytes, width: width, context)
         if context.settings.verbose > 1 {
             let filter = terms.map { "grep -i \"\($0)\"" }.joined(separator: " | ")
             context.say("TODO DEBUG: Filter Command was: \(filter.isEmpty ? "cat" : filter)")
@@ -202,31 +240,49 @@ enum TodoShListing {
 
     /// Sorts, colours, hides, filters and prints `entries`; returns the number of lines printed.
     @discardableResult
-    static func render(_ entries: [Entry], width: Int, _ context: TodoShContext) throws(TodoShExit) -> Int {
+    static func render(_ entries: [Entry], _ bytes: [UInt8], width: Int, _ context: TodoShContext) throws(TodoShExit) -> Int {
         let settings = context.settings
-        var lines: [[UInt8]]
-        if settings.sortCommand == TodoShSettings.defaultSortCommand {
-            lines = sortedDefault(entries).map { numbered(entries[$0], width: width) }
-        } else {
-            var input: [UInt8] = []
-            for entry in entries { input += numbered(entry, width: width); input.append(0x0A) }
-            lines = splitLines(runShell(settings.sortCommand, input: input, context))
-        }
         let colors = TodoShColors(settings)
         let hideCustom = settings.hideCustomSubstitution.isEmpty
             ? nil : BasicRegex(settings.hideCustomSubstitution, ignoreCase: false)
-        if !colors.isPlain || settings.hidePriorities || settings.hideProjects || settings.hideContexts || hideCustom != nil {
-            for index in lines.indices {
-                var line = colors.apply(lines[index], hidePriority: settings.hidePriorities)
-                if settings.hideProjects { line = removingSigilWords(line, sigil: UInt8(ascii: "+")) }
-                if settings.hideContexts { line = removingSigilWords(line, sigil: UInt8(ascii: "@")) }
-                if let hideCustom { line = hideCustom.removingMatches(from: line) }
-                lines[index] = line
-            }
+        let needsLineWork = settings.hidePriorities || settings.hideProjects || settings.hideContexts
+            || hideCustom != nil || colors.colorsWords
+        func finish(_ numbered: [UInt8], into output: inout [UInt8]) {
+            var line = colors.apply(numbered, hidePriority: settings.hidePriorities)
+            if settings.hideProjects { line = removingSigilWords(line, sigil: UInt8(ascii: "+")) }
+            if settings.hideContexts { line = removingSigilWords(line, sigil: UInt8(ascii: "@")) }
+            if let hideCustom { line = hideCustom.removingMatches(from: line) }
+            output += line
+            output.append(0x0A)
         }
         var output: [UInt8] = []
-        output.reserveCapacity(lines.reduce(0) { $0 + $1.count + 1 })
-        for line in lines { output += line; output.append(0x0A) }
+        if settings.sortCommand == TodoShSettings.defaultSortCommand {
+            let order = sortedDefault(entries, bytes)
+            output.reserveCapacity(bytes.count + entries.count * (width + 2))
+            var numberBuffer: [UInt8] = []
+            for index in order {
+                let entry = entries[index]
+                numberBuffer.removeAll(keepingCapacity: true)
+                appendNumber(entry.number, width: width, to: &numberBuffer)
+                let text = bytes[entry.start..<(entry.start + entry.length)]
+                if needsLineWork {
+                    finish(numberBuffer + [0x20] + text, into: &output)
+                } else {
+                    colors.appendSimple(number: numberBuffer, text: text, to: &output)
+                }
+            }
+        } else {
+            var input: [UInt8] = []
+            for entry in entries {
+                appendNumber(entry.number, width: width, to: &input)
+                input.append(0x20)
+                input += bytes[entry.start..<(entry.start + entry.length)]
+                input.append(0x0A)
+            }
+            for line in splitLines(runShell(settings.sortCommand, input: input, context)) {
+                finish(line, into: &output)
+            }
+        }
         if !settings.disableFilter && settings.finalFilter != "cat" {
             output = runShell(settings.finalFilter, input: output, context)
         }
@@ -241,49 +297,59 @@ enum TodoShListing {
         return shown
     }
 
-    /// `NNN text` with the number zero-padded to `width`.
-    static func numbered(_ entry: Entry, width: Int) -> [UInt8] {
-        var line: [UInt8] = []
-        line.reserveCapacity(entry.text.count + width + 1)
-        let number = Array(String(entry.number).utf8)
-        if number.count < width { line.append(contentsOf: repeatElement(0x30, count: width - number.count)) }
-        line += number
-        line.append(0x20)
-        line += entry.text
-        return line
+    /// The number zero-padded to `width`.
+    static func appendNumber(_ number: Int, width: Int, to buffer: inout [UInt8]) {
+        var digits: [UInt8] = []
+        var value = number
+        repeat {
+            digits.append(0x30 + UInt8(value % 10))
+            value /= 10
+        } while value > 0
+        if digits.count < width { buffer.append(contentsOf: repeatElement(0x30, count: width - digits.count)) }
+        buffer.append(contentsOf: digits.reversed())
     }
 
     /// `env LC_COLLATE=C sort -f -k2` on the numbered lines: the text folded to upper case and compared
     /// bytewise; ties by the whole line (number, then raw text). Returns entry indices in order.
-    static func sortedDefault(_ entries: [Entry]) -> [Int] {
-        func fold(_ byte: UInt8) -> UInt8 { byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte }
-        var keys: [(prefix: UInt64, index: Int)] = []
-        keys.reserveCapacity(entries.count)
-        for (index, entry) in entries.enumerated() {
-            var prefix: UInt64 = 0
-            var count = 0
-            for byte in entry.text.prefix(8) {
-                prefix = prefix << 8 | UInt64(fold(byte))
-                count += 1
+    ///
+    /// Complexity: O(n log n) comparisons, most decided by an 8-byte folded prefix.
+    static func sortedDefault(_ entries: [Entry], _ bytes: [UInt8]) -> [Int] {
+        @inline(__always) func fold(_ byte: UInt8) -> UInt8 { byte &- 0x61 < 26 ? byte - 0x20 : byte }
+        // One folded copy of the buffer lets ties be settled by memcmp.
+        let folded = bytes.map(fold)
+        return folded.withUnsafeBufferPointer { foldedBuffer -> [Int] in
+            bytes.withUnsafeBufferPointer { buffer -> [Int] in
+                var keys: [(prefix: UInt64, index: Int)] = []
+                keys.reserveCapacity(entries.count)
+                for (index, entry) in entries.enumerated() {
+                    var prefix: UInt64 = 0
+                    let count = min(8, entry.length)
+                    for offset in 0..<count { prefix = prefix << 8 | UInt64(foldedBuffer[entry.start + offset]) }
+                    if count < 8 { prefix <<= UInt64(8 * (8 - count)) }
+                    keys.append((prefix, index))
+                }
+                guard let base = buffer.baseAddress, let foldedBase = foldedBuffer.baseAddress else {
+                    return keys.map(\.index)
+                }
+                keys.withUnsafeMutableBufferPointer { keyBuffer in
+                    entries.withUnsafeBufferPointer { entryBuffer in
+                        keyBuffer.sort { left, right in
+                            if left.prefix != right.prefix { return left.prefix < right.prefix }
+                            let a = entryBuffer[left.index], b = entryBuffer[right.index]
+                            let common = min(a.length, b.length)
+                            let order = ProcessSpawning.compareBytes(foldedBase + a.start, foldedBase + b.start, common)
+                            if order != 0 { return order < 0 }
+                            if a.length != b.length { return a.length < b.length }
+                            if a.number != b.number { return a.number < b.number }
+                            let raw = ProcessSpawning.compareBytes(base + a.start, base + b.start, common)
+                            if raw != 0 { return raw < 0 }
+                            return left.index < right.index
+                        }
+                    }
+                }
+                return keys.map(\.index)
             }
-            prefix <<= UInt64(8 * (8 - count))
-            keys.append((prefix, index))
         }
-        keys.sort { left, right in
-            if left.prefix != right.prefix { return left.prefix < right.prefix }
-            let a = entries[left.index], b = entries[right.index]
-            var i = a.text.startIndex, j = b.text.startIndex
-            while i < a.text.endIndex && j < b.text.endIndex {
-                let x = fold(a.text[i]), y = fold(b.text[j])
-                if x != y { return x < y }
-                i += 1; j += 1
-            }
-            if (i < a.text.endIndex) != (j < b.text.endIndex) { return j < b.text.endIndex }
-            if a.number != b.number { return a.number < b.number }
-            if a.text != b.text { return a.text.lexicographicallyPrecedes(b.text) }
-            return left.index < right.index
-        }
-        return keys.map(\.index)
     }
 
     /// Removes every "space + sigil + one or more graphic characters" (todo.sh's `-+`/`-@`).
