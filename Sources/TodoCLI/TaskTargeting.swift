@@ -34,12 +34,26 @@ struct TaskTarget {
 
     /// Where this task is in `document` (the same or a newer version of the file).
     func locate(in document: TodoDocument, path: String) throws(CLIError) -> Int {
-        if index < document.lineCount, document.content(at: index).elementsEqual(content) { return index }
-        if let uid, let owner = UIDIndex(document).owners[uid] { return owner }
-        let matches = (0..<document.lineCount).filter { document.content(at: $0).elementsEqual(content) }
-        guard matches.count == 1, let only = matches.first else {
+        if let uid, index >= document.lineCount || !document.content(at: index).elementsEqual(content),
+           let owner = UIDIndex(document).owners[uid] {
+            return owner
+        }
+        guard let found = TaskTarget.relocate(index: index, content: content, in: document) else {
             throw .failure("\(path): task \(address) changed while this command ran; nothing done")
         }
-        return only
+        return found
+    }
+
+    /// The line that held `content` at `index` when the file was read, found again in `document`:
+    /// the same index if it still holds those bytes, else the only line holding them; nil when it is
+    /// gone or ambiguous.
+    static func relocate(index: Int, content: some Collection<UInt8>, in document: TodoDocument) -> Int? {
+        if index < document.lineCount, document.content(at: index).elementsEqual(content) { return index }
+        var found: Int?
+        for candidate in 0..<document.lineCount where document.content(at: candidate).elementsEqual(content) {
+            if found != nil { return nil }
+            found = candidate
+        }
+        return found
     }
 }

@@ -53,11 +53,20 @@ extension TodoShActions {
                 return edited
             }
         }
+        // Only the lines just appended to the done file leave the todo file (as a multiset): a task
+        // another writer completed in between stays for the next archive instead of being lost.
         try context.update(todoPath) { (document: TodoDocument) throws(TodoShExit) -> TodoDocument? in
             var edited = document
+            var pending: [[UInt8]: Int] = [:]
+            for line in doneLines { pending[line, default: 0] += 1 }
             for index in stride(from: edited.lineCount - 1, through: 0, by: -1) {
                 let line = edited.content(at: index)
-                if line.isEmpty || isDone(line) { edited.removeLine(at: index) }
+                if line.isEmpty {
+                    edited.removeLine(at: index)
+                } else if isDone(line), let count = pending[Array(line)], count > 0 {
+                    pending[Array(line)] = count - 1
+                    edited.removeLine(at: index)
+                }
             }
             return edited
         }
@@ -93,9 +102,9 @@ extension TodoShActions {
                 throw context.die("TODO: '\(term)' not found; no removal done.")
             }
             try context.update(path) { (current: TodoDocument) throws(TodoShExit) -> TodoDocument? in
-                guard index < current.lineCount else { return nil }
+                let found = try relocate(index, old, in: current, shown: shown, context)
                 var edited = current
-                edited.replaceContent(at: index, with: removingTerm(Array(term.utf8), from: Array(current.content(at: index))))
+                edited.replaceContent(at: found, with: removingTerm(Array(term.utf8), from: Array(current.content(at: found))))
                 return edited
             }
             context.inform("\(shown) \(string(old))")
@@ -106,7 +115,7 @@ extension TodoShActions {
         guard confirm("Delete '\(string(old))'", context) else { throw context.die("TODO: No tasks were deleted.") }
         let preserve = context.settings.preserveLineNumbers
         try context.update(path) { (current: TodoDocument) throws(TodoShExit) -> TodoDocument? in
-            removingTask(at: index, from: current, preserve: preserve)
+            removingTask(at: try relocate(index, old, in: current, shown: shown, context), from: current, preserve: preserve)
         }
         context.inform("\(shown) \(string(old))")
         context.inform("TODO: \(shown) deleted.")
@@ -159,15 +168,17 @@ extension TodoShActions {
             throw context.die("\(sourcePrefix): No tasks moved.")
         }
         let preserve = context.settings.preserveLineNumbers
-        try context.update(source) { (current: TodoDocument) throws(TodoShExit) -> TodoDocument? in
-            removingTask(at: index, from: current, preserve: preserve)
-        }
+        // The destination first: a crash between the two writes leaves the task in both files, never
+        // in neither.
         var newCount = 0
         try context.update(destination) { (current: TodoDocument) throws(TodoShExit) -> TodoDocument? in
             var edited = current
             edited.appendLine(line)
             newCount = edited.lineCount
             return edited
+        }
+        try context.update(source) { (current: TodoDocument) throws(TodoShExit) -> TodoDocument? in
+            removingTask(at: try relocate(index, line, in: current, shown: shown, context), from: current, preserve: preserve)
         }
         context.inform("\(shown) \(string(line))")
         context.inform("\(sourcePrefix): \(shown) moved to \(newCount) in \(TodoShContext.prefix(of: destination)).")

@@ -13,10 +13,10 @@ extension TodoShActions {
         let old = Array(document.content(at: index))
         var new = edit(old)
         try context.update(path) { (current: TodoDocument) throws(TodoShExit) -> TodoDocument? in
-            guard index < current.lineCount else { return nil }
+            let found = try relocate(index, old, in: current, shown: shown, context)
             var edited = current
-            new = edit(Array(current.content(at: index)))
-            edited.replaceContent(at: index, with: new)
+            new = edit(Array(current.content(at: found)))
+            edited.replaceContent(at: found, with: new)
             return edited
         }
         return (shown, old, new)

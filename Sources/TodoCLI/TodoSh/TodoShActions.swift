@@ -80,6 +80,17 @@ enum TodoShActions {
         }
     }
 
+    /// Line `index` of the snapshot, found again in `current` after another writer may have changed
+    /// the file (the safe write re-applies edits): by its bytes, so a re-applied edit never hits a
+    /// different task. Dies when the task is gone or no longer unique.
+    static func relocate(_ index: Int, _ content: [UInt8], in current: TodoDocument, shown: String,
+                         _ context: TodoShContext) throws(TodoShExit) -> Int {
+        guard let found = TaskTarget.relocate(index: index, content: content, in: current) else {
+            throw context.die("TODO: task \(shown) changed while this command ran; nothing done.")
+        }
+        return found
+    }
+
     /// NR arguments of do/depri: each argument split on commas, empty pieces dropped.
     static func numberList(_ arguments: [String]) -> [String] {
         var numbers: [String] = []
