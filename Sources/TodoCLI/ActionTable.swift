@@ -26,7 +26,7 @@ struct ActionSpec: Sendable {
 
 /// Every action, in help order.
 enum ActionTable {
-    static let all: [ActionSpec] = [
+    static let all: [ActionSpec] = TodoNameActions.specs + [
         ExportAction.spec,
         SortAction.spec,
         ArchiveAction.spec,

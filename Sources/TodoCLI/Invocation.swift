@@ -15,6 +15,15 @@ struct Invocation {
     var colorMode: ColorMode = .auto
     /// `-q`: no informational output.
     var quiet = false
+    /// `-a`/`--all`: listings also show `h:1` and future-threshold tasks.
+    var showAll = false
+    /// `-T`: `add` writes no creation date.
+    var noDateOnAdd = false
+    /// `--force`: no confirmation prompts (`del`, `move`).
+    var force = false
+    /// The variables a todo.sh config file left behind, when one was needed to find the files
+    /// (no `-f`, `$TODO_FILE` or `$TODO_DIR`) and exists; empty otherwise.
+    var configVariables: [String: String] = [:]
 
     enum ColorMode: String { case always, never, auto }
 
@@ -28,20 +37,28 @@ struct Invocation {
     }
 
     /// The todo file (cli.md, "No configuration needed"): `-f`; `$TODO_FILE`; `$TODO_DIR/todo.txt`;
-    /// `./todo.txt` if it exists; `~/todo.txt`.
+    /// a todo.sh config file's `TODO_FILE` or `TODO_DIR`; `./todo.txt` if it exists; `~/todo.txt`.
     func todoFilePath(explicit: String? = nil) -> String {
         if let explicit { return explicit }
         if let fileOption { return fileOption }
         if let file = environment["TODO_FILE"], !file.isEmpty { return file }
         if let directory = environment["TODO_DIR"], !directory.isEmpty { return directory + "/todo.txt" }
+        if let file = configVariables["TODO_FILE"], !file.isEmpty { return file }
+        if let directory = configVariables["TODO_DIR"], !directory.isEmpty { return directory + "/todo.txt" }
         if FileAccess.exists("todo.txt") { return "todo.txt" }
         let home = environment["HOME"] ?? "."
         return home + "/todo.txt"
     }
 
-    /// The done file: `$DONE_FILE`, else `done.txt` beside the todo file.
+    /// Whether finding the todo file would consult a todo.sh config (nothing more explicit given).
+    var needsConfigForFiles: Bool {
+        fileOption == nil && (environment["TODO_FILE"] ?? "").isEmpty && (environment["TODO_DIR"] ?? "").isEmpty
+    }
+
+    /// The done file: `$DONE_FILE`, a config's `DONE_FILE`, else `done.txt` beside the todo file.
     func doneFilePath(forTodoFile todoFile: String) -> String {
         if let file = environment["DONE_FILE"], !file.isEmpty { return file }
+        if let file = configVariables["DONE_FILE"], !file.isEmpty { return file }
         return FileAccess.directoryName(of: todoFile) + "/done.txt"
     }
 

@@ -37,6 +37,12 @@ public enum TodoCommand {
                 return try VersionAction.spec.run(&invocation, [])
             case "-q", "--quiet":
                 invocation.quiet = true
+            case "-a", "--all":
+                invocation.showAll = true
+            case "-T", "--no-date":
+                invocation.noDateOnAdd = true
+            case "--force":
+                invocation.force = true
             case "-f", "--file":
                 guard index < arguments.count else { throw .usage("option \(argument) needs a file") }
                 invocation.fileOption = arguments[index]
@@ -55,11 +61,18 @@ public enum TodoCommand {
                 }
             }
         }
+        if invocation.needsConfigForFiles {
+            invocation.configVariables = TodoNameActions.configVariables(invocation)
+        }
+        // No action: list the tasks (or run the configured TODOTXT_DEFAULT_ACTION).
         guard index < arguments.count else {
-            throw .usage("no action given; see '\(invocation.programName) --help'")
+            return try TodoNameActions.runDefaultAction(&invocation)
         }
         let name = arguments[index]
         guard let action = ActionTable.find(name) else {
+            if let status = try TodoNameActions.runAddonIfPresent(name, Array(arguments[index...]), &invocation) {
+                return status
+            }
             throw .usage("unknown action '\(name)'; see '\(invocation.programName) --help'")
         }
         return try action.run(&invocation, Array(arguments[(index + 1)...]))

@@ -39,7 +39,8 @@ extension TodoShActions {
     static func textOrPrompt(_ arguments: [String], prompt: String, usage: String,
                              _ context: TodoShContext) throws(TodoShExit) -> [UInt8] {
         if let first = arguments.first, !first.isEmpty { return taskText(arguments) }
-        if context.settings.force { throw context.actionUsage(usage) }
+        // Under `todo`, empty text is an error, not a prompt (cli.md): scripts never hang on stdin.
+        if context.settings.force || context.settings.personality == .todo { throw context.actionUsage(usage) }
         context.sayBytes(Array(prompt.utf8))
         var line: [UInt8] = []
         while let byte = ProcessSpawning.readOneByteFromStandardInput(), byte != 0x0A { line.append(byte) }
@@ -67,13 +68,21 @@ extension TodoShActions {
     /// Appends a task to `path` (fixing a missing final newline first) and reports `N text` and
     /// `P: N added.` where N is the file's new line count.
     static func addLine(_ text: [UInt8], to path: String, _ context: TodoShContext) throws(TodoShExit) {
-        let line = newTaskLine(text, context.settings, today: context.clock.today)
+        var line = newTaskLine(text, context.settings, today: context.clock.today)
         var lineCount = 0
         if ProcessSpawning.kind(of: path) == .characterDevice {
             lineCount = 1
         } else {
+            let settings = context.settings
+            let done = settings.uidOnAdd ? context.document(settings.doneFile) : nil
             try context.update(path) { (document: TodoDocument) throws(TodoShExit) -> TodoDocument? in
                 var edited = document
+                if let done {
+                    var generator = SystemRandomNumberGenerator()
+                    let uid = UID.generate(using: &generator, unusedIn: document, and: done)
+                    line = TodoItem.newTaskLine(newTaskLine(text, settings, today: context.clock.today),
+                                                creationDate: nil, uid: uid)
+                }
                 edited.appendLine(line)
                 lineCount = edited.lineCount
                 return edited

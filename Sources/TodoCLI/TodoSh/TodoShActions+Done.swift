@@ -17,7 +17,7 @@ extension TodoShActions {
             let (index, shown) = try resolve(address, in: document, file: path, usage: usage, context)
             let old = Array(document.content(at: index))
             if old.count >= 2 && old[0] == UInt8(ascii: "x") && old[1] == 0x20 {
-                context.warn("TODO: \(shown) is already marked done.")
+                context.softError("TODO: \(shown) is already marked done.")
                 status = 1
                 continue
             }
@@ -29,9 +29,36 @@ extension TodoShActions {
             }
             context.inform("\(result.shown) \(string(result.new))")
             context.inform("TODO: \(shown) marked as done.")
+            if context.settings.addsRecurrence {
+                try addNextRecurrence(of: old, shown: shown, context)
+            }
         }
         if context.settings.autoArchive { _ = try archive(&context) }
         return status
+    }
+
+    /// For a completed task with a valid `rec:`, appends its next instance (fresh uid, dates moved as
+    /// format.md section 6 says) and says so.
+    static func addNextRecurrence(of original: [UInt8], shown: String, _ context: TodoShContext) throws(TodoShExit) {
+        let item = TodoItem(original[...])
+        guard item.recurrence.value != nil else { return }
+        let settings = context.settings
+        let today = context.clock.today
+        let done = context.document(settings.doneFile)
+        var added: (number: Int, line: [UInt8])?
+        try context.update(settings.todoFile) { (document: TodoDocument) throws(TodoShExit) -> TodoDocument? in
+            var generator = SystemRandomNumberGenerator()
+            let uid = UID.generate(using: &generator, unusedIn: document, and: done)
+            guard let next = item.nextRecurrence(completedOn: today, uid: uid) else { return nil }
+            var edited = document
+            edited.appendLine(next)
+            added = (edited.lineCount, next)
+            return edited
+        }
+        if let added {
+            context.inform("\(added.number) \(string(added.line))")
+            context.inform("TODO: \(shown) recurs: next instance added as \(added.number).")
+        }
     }
 
     /// Removes empty lines from the todo file and moves every `x ` line to the done file.

@@ -131,7 +131,7 @@ extension TodoShActions {
             let oldLetter: UInt8? = priorityPrefixLength(old) == 4 ? old[1] : nil
             if oldLetter == letter {
                 context.inform("\(shown) \(string(old))")
-                context.warn("TODO: \(shown) already prioritized (\(string([letter]))).")
+                context.softError("TODO: \(shown) already prioritized (\(string([letter]))).")
                 status = 1
                 continue
             }
@@ -161,7 +161,7 @@ extension TodoShActions {
             let document = context.document(path)
             let (index, shown) = try resolve(address, in: document, file: path, usage: usage, context)
             guard priorityPrefixLength(Array(document.content(at: index))) != nil else {
-                context.warn("TODO: \(shown) is not prioritized.")
+                context.softError("TODO: \(shown) is not prioritized.")
                 status = 1
                 continue
             }

@@ -22,22 +22,51 @@ struct TodoShContext {
     /// A line on stdout when verbose.
     func inform(_ text: String) { if settings.verbose > 0 { io.print(text) } }
 
-    /// todo.sh's `die`: the message on stderr, exit 1.
+    /// todo.sh's `die`: the message on stderr, exit 1. Under the name `todo` the message follows
+    /// `todo: what: why` (todo.sh's `TODO: ` or file prefix becomes `todo: `).
     func die(_ message: String) -> TodoShExit {
-        io.printError(message)
+        io.printError(settings.personality == .todo ? TodoShContext.todoStyle(message) : message)
         return TodoShExit(status: 1)
     }
 
-    /// todo.sh's `usage`: two lines on stdout, exit 1.
+    /// A soft error on stderr (processing continues), styled like `die`.
+    func softError(_ message: String) {
+        io.printError(settings.personality == .todo ? TodoShContext.todoStyle(message) : message)
+    }
+
+    /// todo.sh's `usage`: two lines on stdout, exit 1; under `todo`, one line on stderr, exit 2.
     func usage() -> TodoShExit {
         let name = settings.programName
+        if settings.personality == .todo {
+            io.printError("\(name): no action given; see '\(name) --help'")
+            return TodoShExit(status: 2)
+        }
         io.print("Usage: \(name) [-fhpantvV] [-d todo_config] action [task_number] [task_description]")
         io.print("Try '\(name) -h' for more information.")
         return TodoShExit(status: 1)
     }
 
-    /// `usage: todo.sh ACTION …` on stderr, exit 1.
-    func actionUsage(_ rest: String) -> TodoShExit { die("usage: \(settings.programName) \(rest)") }
+    /// `usage: todo.sh ACTION …` on stderr, exit 1; under `todo`, `todo: usage: todo ACTION …`, exit 2.
+    func actionUsage(_ rest: String) -> TodoShExit {
+        if settings.personality == .todo {
+            io.printError("\(settings.programName): usage: \(settings.programName) \(rest)")
+            return TodoShExit(status: 2)
+        }
+        return die("usage: \(settings.programName) \(rest)")
+    }
+
+    /// `TODO: 3 is already marked done.` → `todo: 3 is already marked done`: one `todo: ` prefix
+    /// instead of todo.sh's upper-case file prefix, no final period.
+    static func todoStyle(_ message: String) -> String {
+        var text = Substring(message)
+        if let colon = text.firstIndex(of: ":"),
+           text[..<colon].allSatisfy({ $0.isUppercase || $0.isNumber || $0 == "_" || $0 == "-" }),
+           !text[..<colon].isEmpty {
+            text = text[text.index(after: colon)...].drop(while: { $0 == " " })
+        }
+        if text.hasSuffix(".") { text = text.dropLast() }
+        return "todo: " + text
+    }
 
     /// The summary prefix of `path`: basename cut at the first `.` followed by a non-dot, upper-cased.
     static func prefix(of path: String) -> String {

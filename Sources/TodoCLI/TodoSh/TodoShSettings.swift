@@ -67,8 +67,27 @@ struct TodoShSettings: Sendable {
 
     // MARK: Personality (what differs under the name `todo`)
 
+    /// Which program this run is: todo.sh's exact behaviour, or the `todo` name's defaults.
+    var personality = Personality.todoSh
     /// Whether `do` keeps a removed priority as `pri:P` (cli.md); todo.sh drops it.
     var keepsPriorityOnDone = false
+    /// `add` appends a fresh `uid:` (the `todo` name; `TODOTXT_UID_ON_ADD=0` turns it off).
+    var uidOnAdd = false
+    /// `do` on a task with `rec:` adds its next instance (format.md section 6).
+    var addsRecurrence = false
+    /// Listings show tasks hidden by `h:1` or a future `t:` (`-a`/`--all` under `todo`).
+    var showHidden = true
+    /// Listings hide `h:1` and future-threshold tasks, highlight overdue `due:` and escape control
+    /// characters on a terminal (the `todo` name's listing rules, cli.md).
+    var modernListing = false
+    /// Escape control characters in task text (output is a terminal).
+    var escapeControls = false
+    /// A search term without regex metacharacters matches as plain text, ignoring case and
+    /// diacritics (`cafe` finds `Café`).
+    var plainTextTerms = false
+
+    /// todo.sh's behaviour, or the `todo` name's.
+    enum Personality: Sendable { case todoSh, todo }
 
     static let defaultSortCommand = "env LC_COLLATE=C sort -f -k2"
 

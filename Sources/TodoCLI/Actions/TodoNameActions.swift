@@ -1,0 +1,180 @@
+import TodoFileSystem
+import TodoTxt
+
+/// The todo.sh actions under the name `todo`: the same implementations as `todo.sh` (Sources/TodoCLI/
+/// TodoSh), run with the `todo` name's defaults (cli.md "Differences under the name todo"):
+///
+/// - no configuration needed; a todo.sh config is read only to find the files when nothing more
+///   explicit is given, and its `TODOTXT_*` variables still apply (environment beats config);
+/// - `add` writes a creation date and a `uid:` (`-T` or `TODOTXT_DATE_ON_ADD=0`, `TODOTXT_UID_ON_ADD=0`
+///   turn them off), and empty text is an error rather than a prompt;
+/// - `do` keeps the priority as `pri:P`, adds the next instance of a `rec:` task, and does not
+///   auto-archive (`TODOTXT_AUTO_ARCHIVE=1` switches it back on);
+/// - colour only on a terminal (`--color`, `NO_COLOR`), control characters escaped on a terminal;
+/// - listings hide `h:1` and future `t:` tasks unless `-a`/`--all`, and highlight overdue `due:`;
+/// - a search term without regex metacharacters matches as plain text, ignoring case and diacritics;
+/// - errors are `todo: what: why`; usage errors exit 2.
+enum TodoNameActions {
+    /// One entry of the action table delegating to the shared implementation `name`.
+    static func spec(_ name: String, aliases: [String] = [], arguments: String, summary: String,
+                     completes: ActionSpec.Completion = .tasks) -> ActionSpec {
+        ActionSpec(name: name, aliases: aliases, arguments: arguments, summary: summary, options: [],
+                   completes: completes,
+                   run: { invocation, arguments throws(CLIError) in try run(name, arguments, &invocation) })
+    }
+
+    static let specs: [ActionSpec] = [
+        spec("add", aliases: ["a"], arguments: "TEXT", summary: "Add a task (with today's date and a uid).",
+             completes: .projectsAndContexts),
+        spec("addm", arguments: "TEXT", summary: "Add one task per line of TEXT.", completes: .projectsAndContexts),
+        spec("addto", arguments: "DEST TEXT", summary: "Add a task to another file in the todo directory.",
+             completes: .files),
+        spec("list", aliases: ["ls"], arguments: "[TERM...]",
+             summary: "List tasks containing every TERM (-TERM excludes); -a shows hidden ones.",
+             completes: .projectsAndContexts),
+        spec("listall", aliases: ["lsa"], arguments: "[TERM...]", summary: "List tasks of the todo and done files.",
+             completes: .projectsAndContexts),
+        spec("listfile", aliases: ["lf"], arguments: "[SRC [TERM...]]", summary: "List the tasks of another file.",
+             completes: .files),
+        spec("listpri", aliases: ["lsp"], arguments: "[PRIORITIES] [TERM...]", summary: "List prioritized tasks."),
+        spec("listcon", aliases: ["lsc"], arguments: "[TERM...]", summary: "List the contexts in use."),
+        spec("listproj", aliases: ["lsprj"], arguments: "[TERM...]", summary: "List the projects in use."),
+        spec("append", aliases: ["app"], arguments: "NR|UID TEXT", summary: "Add text to the end of a task."),
+        spec("prepend", aliases: ["prep"], arguments: "NR|UID TEXT", summary: "Add text to the start of a task."),
+        spec("replace", arguments: "NR|UID TEXT", summary: "Replace a task's text (priority and date kept)."),
+        spec("pri", aliases: ["p"], arguments: "NR|UID PRIORITY", summary: "Set a task's priority (A-Z)."),
+        spec("depri", aliases: ["dp"], arguments: "NR|UID...", summary: "Remove tasks' priorities."),
+        spec("do", aliases: ["done"], arguments: "NR|UID...",
+             summary: "Mark tasks done (priority kept as pri:; a rec: task gets its next instance)."),
+        spec("del", aliases: ["rm"], arguments: "NR|UID [TERM]", summary: "Delete a task, or TERM from it."),
+        spec("move", aliases: ["mv"], arguments: "NR|UID DEST [SRC]", summary: "Move a task to another file."),
+        spec("deduplicate", arguments: "", summary: "Remove exact duplicate lines.", completes: .nothing),
+        spec("report", arguments: "", summary: "Archive, then append open/done counts to report.txt.",
+             completes: .nothing),
+        spec("listaddons", arguments: "", summary: "List add-on actions.", completes: .nothing),
+    ]
+
+    /// Runs the shared implementation of `name` with the `todo` name's settings.
+    static func run(_ name: String, _ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
+        guard let action = TodoShActions.builtins[name] else {
+            throw .usage("unknown action '\(name)'; see '\(invocation.programName) --help'")
+        }
+        var context = TodoShContext(settings: settings(for: invocation), io: invocation.io, clock: invocation.clock,
+                                    environment: invocation.environment)
+        do throws(TodoShExit) {
+            return try action(&context, arguments)
+        } catch {
+            throw .status(error.status)
+        }
+    }
+
+    /// With no action: `TODOTXT_DEFAULT_ACTION` when set, else `ls`.
+    static func runDefaultAction(_ invocation: inout Invocation) throws(CLIError) -> Int32 {
+        let configured = invocation.environment["TODOTXT_DEFAULT_ACTION"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? invocation.configVariables["TODOTXT_DEFAULT_ACTION"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let configured else { return try run("list", [], &invocation) }
+        let words = TodoShConfig.shellWords(configured, variables: invocation.configVariables)
+        guard let first = words.first, let action = ActionTable.find(first) else {
+            throw .usage("TODOTXT_DEFAULT_ACTION '\(configured)' is not an action")
+        }
+        return try action.run(&invocation, Array(words.dropFirst()))
+    }
+
+    /// An add-on from the actions directory (todo.sh's rules), run when no built-in has the name.
+    static func runAddonIfPresent(_ name: String, _ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32? {
+        let context = TodoShContext(settings: settings(for: invocation), io: invocation.io, clock: invocation.clock,
+                                    environment: invocation.environment)
+        do throws(TodoShExit) {
+            return try TodoShAddons.runIfPresent(name, arguments, context)
+        } catch {
+            throw .status(error.status)
+        }
+    }
+
+    /// The variables of a todo.sh config file, when one exists (executed as todo.sh would).
+    static func configVariables(_ invocation: Invocation) -> [String: String] {
+        let environment = invocation.environment
+        let explicit = environment["TODOTXT_CFG_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let path = TodoShConfig.locate(explicit: explicit, environment: environment,
+                                             programPath: invocation.programPath) else { return [:] }
+        var configEnvironment = environment
+        configEnvironment["TODO_SH"] = invocation.programName
+        configEnvironment["TODO_FULL_SH"] = invocation.programPath
+        configEnvironment["TODOTXT_CFG_FILE"] = path
+        return TodoShConfig.execute(path, environment: configEnvironment, programPath: invocation.programPath).variables
+    }
+
+    /// todo.sh's colour presets, for runs that execute no config.
+    static let colorPresets: [String: String] = {
+        let esc = "\\\\033["
+        var colors = [
+            "NONE": "", "BLACK": esc + "0;30m", "RED": esc + "0;31m", "GREEN": esc + "0;32m", "BROWN": esc + "0;33m",
+            "BLUE": esc + "0;34m", "PURPLE": esc + "0;35m", "CYAN": esc + "0;36m", "LIGHT_GREY": esc + "0;37m",
+            "DARK_GREY": esc + "1;30m", "LIGHT_RED": esc + "1;31m", "LIGHT_GREEN": esc + "1;32m",
+            "YELLOW": esc + "1;33m", "LIGHT_BLUE": esc + "1;34m", "LIGHT_PURPLE": esc + "1;35m",
+            "LIGHT_CYAN": esc + "1;36m", "WHITE": esc + "1;37m", "DEFAULT": esc + "0m",
+        ]
+        for (name, value) in ["PRI_A": "YELLOW", "PRI_B": "GREEN", "PRI_C": "LIGHT_BLUE", "PRI_X": "WHITE",
+                              "COLOR_DONE": "LIGHT_GREY"] {
+            colors[name] = colors[value]
+        }
+        for name in ["COLOR_PROJECT", "COLOR_CONTEXT", "COLOR_DATE", "COLOR_NUMBER", "COLOR_META"] { colors[name] = "" }
+        colors["SENTENCE_DELIMITERS"] = ",.:;"
+        return colors
+    }()
+
+    /// The shared engine's settings for a run under the name `todo`.
+    static func settings(for invocation: Invocation) -> TodoShSettings {
+        let environment = invocation.environment
+        let config = invocation.configVariables
+        /// Environment (non-empty) beats config beats the `todo` default.
+        func value(_ name: String, default fallback: String) -> String {
+            if let set = environment[name], !set.isEmpty { return set }
+            if let set = config[name], !set.isEmpty { return set }
+            return fallback
+        }
+        var settings = TodoShSettings()
+        settings.personality = .todo
+        settings.programName = invocation.programName
+        settings.programPath = invocation.programPath
+        settings.variables = colorPresets.merging(config) { _, configured in configured }
+        settings.exportedEnvironment = environment
+        settings.verbose = invocation.quiet ? 0 : (Int(value("TODOTXT_VERBOSE", default: "1")) ?? 1)
+        settings.plain = !invocation.usesColor
+        settings.force = invocation.force || value("TODOTXT_FORCE", default: "0") == "1"
+        settings.preserveLineNumbers = value("TODOTXT_PRESERVE_LINE_NUMBERS", default: "1") != "0"
+        settings.autoArchive = value("TODOTXT_AUTO_ARCHIVE", default: "0") == "1"
+        settings.dateOnAdd = !invocation.noDateOnAdd && value("TODOTXT_DATE_ON_ADD", default: "1") != "0"
+        settings.uidOnAdd = value("TODOTXT_UID_ON_ADD", default: "1") != "0"
+        settings.priorityOnAdd = value("TODOTXT_PRIORITY_ON_ADD", default: "")
+        settings.disableFilter = value("TODOTXT_DISABLE_FILTER", default: "0") == "1"
+        settings.sortCommand = value("TODOTXT_SORT_COMMAND", default: TodoShSettings.defaultSortCommand)
+        settings.finalFilter = value("TODOTXT_FINAL_FILTER", default: "cat")
+        settings.keepsPriorityOnDone = true
+        settings.addsRecurrence = true
+        settings.modernListing = true
+        settings.showHidden = invocation.showAll
+        settings.escapeControls = invocation.io.outputIsTerminal
+        settings.plainTextTerms = true
+        settings.hideCustomSubstitution = config["HIDE_CUSTOM_SUBSTITUTION"] ?? ""
+        settings.sentenceDelimiters = settings.variables["SENTENCE_DELIMITERS"] ?? ",.:;"
+        settings.sigilValidPattern = config["TODOTXT_SIGIL_VALID_PATTERN"].flatMap { $0.isEmpty ? nil : $0 } ?? ".*"
+        settings.sigilBeforePattern = config["TODOTXT_SIGIL_BEFORE_PATTERN"] ?? ""
+        settings.sigilAfterPattern = config["TODOTXT_SIGIL_AFTER_PATTERN"] ?? ""
+        settings.sourceVariable = config["TODOTXT_SOURCEVAR"] ?? ""
+        let todoFile = invocation.todoFilePath()
+        settings.todoFile = todoFile
+        settings.doneFile = invocation.doneFilePath(forTodoFile: todoFile)
+        settings.todoDirectory = FileAccess.directoryName(of: todoFile)
+        settings.reportFile = value("REPORT_FILE", default: settings.todoDirectory + "/report.txt")
+        settings.actionsDirectory = TodoShCommand.actionsDirectory(settings: settings,
+                                                                   variables: config.merging(environment) { _, env in env })
+        if settings.plain {
+            for name in settings.variables.keys where name.hasPrefix("PRI_") || name.hasPrefix("COLOR_") {
+                settings.variables[name] = ""
+            }
+            settings.variables["DEFAULT"] = ""
+        }
+        return settings
+    }
+}
