@@ -57,14 +57,17 @@ enum CompletionsAction {
             let options = action.options.joined(separator: " ")
             let positional: String
             switch action.completes {
-            case .files: positional = "COMPREPLY+=( $(compgen -f -- \"$cur\") )"
-            case .shells: positional = "COMPREPLY+=( $(compgen -W 'bash zsh fish' -- \"$cur\") )"
-            case .nothing, .tasks, .projectsAndContexts: positional = ":"
+            case .files: positional = "COMPREPLY=( $(compgen -f -- \"$cur\" || :) )"
+            case .shells: positional = "COMPREPLY=( $(compgen -W 'bash zsh fish' -- \"$cur\" || :) )"
+            case .nothing, .tasks, .projectsAndContexts: positional = "COMPREPLY=()"
             }
             cases.append("""
                     \(names(action).joined(separator: "|")))
-                        COMPREPLY=( $(compgen -W '\(options)' -- "$cur") )
-                        \(positional)
+                        if [[ "$cur" == -* ]]; then
+                            COMPREPLY=( $(compgen -W '\(options)' -- "$cur" || :) )
+                        else
+                            \(positional)
+                        fi
                         ;;
             """)
         }
@@ -81,11 +84,11 @@ enum CompletionsAction {
                 esac
             done
             if [[ "$cur" == [+@]* ]]; then
-                COMPREPLY=( $(compgen -W "$(\(program) __complete-words 2>/dev/null)" -- "$cur") )
+                COMPREPLY=( $(compgen -W "$(\(program) __complete-words 2>/dev/null)" -- "$cur" || :) )
                 return 0
             fi
             if [[ -z "$action" ]]; then
-                COMPREPLY=( $(compgen -W '\(actionWords) -f --file -q --color= --help --version' -- "$cur") )
+                COMPREPLY=( $(compgen -W '\(actionWords) -f --file -q -a --all -T --force --color= --help --version' -- "$cur" || :) )
                 return 0
             fi
             case "$action" in
