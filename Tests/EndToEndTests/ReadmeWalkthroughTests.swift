@@ -1,0 +1,46 @@
+import XCTest
+
+/// Runs the README's walk-through exactly as written, in a fresh HOME, and checks the results it
+/// describes. If the README changes, this test runs the new commands.
+final class ReadmeWalkthroughTests: XCTestCase {
+    /// The commands of the ```sh walkthrough block of README.md.
+    private func walkthroughCommands() throws -> [String] {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let start = try XCTUnwrap(text.range(of: "```sh walkthrough\n"), "README has no walk-through block")
+        let end = try XCTUnwrap(text.range(of: "\n```", range: start.upperBound..<text.endIndex))
+        return text[start.upperBound..<end.lowerBound].split(separator: "\n").map(String.init)
+    }
+
+    func testWalkthroughWorksAsWritten() throws {
+        let commands = try walkthroughCommands()
+        XCTAssertGreaterThanOrEqual(commands.count, 8)
+        let home = Spawn.makeTemporaryDirectory("walkthrough")
+        let path = Spawn.productsDirectory + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let environment = ["HOME": home, "PATH": path, "TODO_TEST_TIME": "1764410000", "TZ": "UTC"]
+        var outputs: [String] = []
+        for command in commands {
+            let result = Spawn.run(["bash", "-c", "cd \"$HOME\" && " + command], environment: environment)
+            XCTAssertEqual(result.status, 0, "`\(command)` failed: \(result.err)")
+            outputs.append(result.out)
+        }
+        // `todo ls` (the 5th command) hides the future-threshold passport task.
+        XCTAssertFalse(outputs[4].contains("passport"), outputs[4])
+        XCTAssertTrue(outputs[4].contains("Call the plumber"), outputs[4])
+        let todo = Files.text(home + "/todo.txt").split(separator: "\n").map(String.init)
+        let done = Files.text(home + "/done.txt").split(separator: "\n").map(String.init)
+        // Archived: the milk task and the first plants instance, completed with their kept priority.
+        XCTAssertEqual(done.count, 2, done.joined(separator: "\n"))
+        XCTAssertTrue(done.contains { $0.hasPrefix("x 2025-11-29 2025-11-29 Water the plants +house rec:1w") && $0.hasSuffix("pri:B") })
+        XCTAssertTrue(done.contains { $0.hasPrefix("x 2025-11-29 2025-11-29 Buy milk @shop uid:milk") })
+        // Open: plumber, passport, and the next plants instance (priority kept) due a week later, fresh uid.
+        XCTAssertEqual(todo.count, 3, todo.joined(separator: "\n"))
+        XCTAssertTrue(todo[0].hasPrefix("(A) 2025-11-29 Call the plumber +house @phone due:2026-12-01 uid:"))
+        XCTAssertTrue(todo[1].hasPrefix("2025-11-29 Renew passport +travel t:2027-01-15 uid:"))
+        XCTAssertTrue(todo[2].hasPrefix("(B) 2025-11-29 Water the plants +house rec:1w uid:"), todo[2])
+        XCTAssertTrue(todo[2].contains("due:2025-12-06"), todo[2])
+        // Every task has a uid; `todo uid` lists them all.
+        XCTAssertEqual(outputs.last?.split(separator: "\n").count, 3)
+    }
+}
