@@ -30,10 +30,16 @@ public enum UID {
     }
 
     /// A fresh uid unused in `document` and in `otherDocument` (the done file), if given.
+    ///
+    /// A candidate counts as taken when `uid:CANDIDATE` (or `uuid:CANDIDATE`) appears anywhere as a
+    /// whole word: a byte scan per candidate instead of parsing every line, so adding a task to a
+    /// million-line file stays fast. The check may over-reject (a uid merely quoted in a task's text),
+    /// never under-reject.
     public static func generate<R: RandomNumberGenerator>(using generator: inout R, unusedIn document: TodoDocument,
                                                           and otherDocument: TodoDocument? = nil) -> String {
-        let taken = UIDIndex(document).allUIDs.union(otherDocument.map { UIDIndex($0).allUIDs } ?? [])
-        return generate(using: &generator) { taken.contains($0) }
+        generate(using: &generator) { candidate in
+            document.mentionsUID(candidate) || otherDocument?.mentionsUID(candidate) == true
+        }
     }
 }
 
@@ -176,5 +182,39 @@ extension TodoDocument {
             changed.append(line)
         }
         return changed
+    }
+}
+
+extension TodoDocument {
+    /// Whether `uid:VALUE` occurs in any line as the end of a word (followed by whitespace or the
+    /// line's end). `uuid:VALUE` matches too, as it ends in `uid:VALUE`.
+    ///
+    /// Complexity: O(n) bytes, no allocation per line.
+    public func mentionsUID(_ value: String) -> Bool {
+        let needle = Array("uid:\(value)".utf8)
+        guard let first = needle.first else { return false }
+        var found = false
+        withLineBuffers { _, line in
+            guard !found, line.count >= needle.count else { return }
+            var index = 0
+            let last = line.count - needle.count
+            while index <= last {
+                if line[index] == first {
+                    var matched = true
+                    for offset in 1..<needle.count where line[index + offset] != needle[offset] {
+                        matched = false
+                        break
+                    }
+                    let end = index + needle.count
+                    if matched && (end == line.count || ByteScanning.whitespaceLength(line, at: end) > 0)
+                        && (index == 0 || ByteScanning.whitespaceLength(line, at: index - 1) > 0 || line[index - 1] == 0x75) {
+                        found = true
+                        return
+                    }
+                }
+                index += 1
+            }
+        }
+        return found
     }
 }

@@ -211,3 +211,25 @@ import Testing
         #expect(document.rendered() == b("a uid:b11111\n"))
     }
 }
+
+@Suite struct MentionsUIDTests {
+    @Test func findsWholeWordUIDsOnly() {
+        let document = TodoDocument("call mom uid:abc123\nsimpletask uuid:zz9999 +p\nnote about uid:abc12x3\n")
+        #expect(document.mentionsUID("abc123"))
+        #expect(document.mentionsUID("zz9999"))
+        #expect(!document.mentionsUID("abc12"), "a prefix of a uid is not that uid")
+        #expect(!document.mentionsUID("bc123"), "uid:abc123 does not mention bc123")
+        #expect(!document.mentionsUID("qqqqqq"))
+    }
+
+    @Test func generationAvoidsUIDsInBothFiles() {
+        struct Scripted: RandomNumberGenerator {
+            var values: [UInt64]
+            mutating func next() -> UInt64 { values.isEmpty ? 0 : values.removeFirst() }
+        }
+        // Draws "a00000" first (letter index 0, then five alphabet index 0), then "b00000".
+        let taken = TodoDocument("x uid:a00000\n")
+        var generator = Scripted(values: [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0])
+        #expect(UID.generate(using: &generator, unusedIn: TodoDocument(), and: taken) == "b00000")
+    }
+}
