@@ -33,6 +33,7 @@ enum ActionTable {
         UIDAction.spec,
         MergeAction.spec,
         ReconcileAction.spec,
+        WatchAction.spec,
         HelpAction.spec,
         VersionAction.spec,
         CompletionsAction.spec,
