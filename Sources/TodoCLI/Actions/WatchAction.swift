@@ -21,7 +21,7 @@ enum WatchAction {
     static let spec = ActionSpec(
         name: "watch", aliases: [], arguments: arguments,
         summary: "Keep the file sorted while it changes: re-sort after every save until stopped.",
-        options: ["--poll=", "--list", "--reconcile", "-q"], completes: .files,
+        options: ["--poll=", "--list", "--reconcile", "--quiet"], completes: .files,
         run: { invocation, arguments throws(CLIError) in
             let usage = "\(invocation.programName) watch \(WatchAction.arguments)"
             let parsed = try ParsedArguments(arguments, flags: ["--list", "--reconcile", "-q", "--quiet"],
