@@ -269,7 +269,8 @@ import Glibc
         Files.write(startCopy, "open a\nopen from laptop\nx done a\n")
         let watch = try #require(WatchProcess(["--reconcile", path]))
         #expect(eventually(timeout: 2) { Files.text(path).contains("open from laptop") }, "\(watch.log)")
-        #expect(!FileManager.default.fileExists(atPath: startCopy))
+        // The copy is removed right after the merged file is written.
+        #expect(eventually(timeout: 1) { !FileManager.default.fileExists(atPath: startCopy) }, "\(watch.log)")
         #expect(watch.waitUntilWatching())
 
         // Syncthing: written under a temporary name, renamed into place.
@@ -278,7 +279,7 @@ import Glibc
         #expect(eventually(timeout: 1) { Files.text(path).contains("open from phone") }, "\(watch.log)")
         #expect(eventually(timeout: 1) { !FileManager.default.fileExists(atPath: directory + "/" + copyName) })
         #expect(Spawn.todo(["sort", "--check", path]).status == 0)
-        #expect(watch.log.contains("merged \(copyName) into todo.txt"), "\(watch.log)")
+        #expect(eventually(timeout: 1) { watch.log.contains("merged \(copyName) into todo.txt") }, "\(watch.log)")
         #expect(watch.isRunning)
     }
 
