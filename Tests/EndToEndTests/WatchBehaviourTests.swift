@@ -78,15 +78,18 @@ import Glibc
         let watch = try #require(WatchProcess([path], settle: "0.02"))
         #expect(watch.waitUntilWatching(), "\(watch.log)")
 
-        // A burst of appends a few milliseconds apart, then a pause long enough for the watcher to
-        // settle and sort; repeated until time is up. Each append opens, writes and closes the file.
-        let burst = Int.random(in: 5...25, using: &random)
-        let pause = ["0.03", "0.05", "0.08"].randomElement(using: &random)!
+        // Bursts of appends a few milliseconds apart, separated by pauses around the settle time
+        // (20 ms), so that the watcher often starts sorting just as the next burst begins; repeated
+        // until time is up. Each append opens, writes and closes the file.
+        let burst = Int.random(in: 3...15, using: &random)
+        let pauses = (0..<40).map { _ in String(format: "0.%03d", Int.random(in: 12...45, using: &random)) }
+        let pause = pauses.prefix(3).joined(separator: ",") + ",…"
         let script = """
+            set -- \(pauses.joined(separator: " "))
             end=$(( $(date +%s) + \(Int(seconds.rounded(.up))) )); i=0
             while [ "$(date +%s)" -lt "$end" ]; do
               i=$((i + 1)); echo "open task $i" >> todo.txt
-              if [ $((i % \(burst))) -eq 0 ]; then sleep \(pause); else sleep 0.002; fi
+              if [ $((i % \(burst))) -eq 0 ]; then p=$1; shift; set -- "$@" "$p"; sleep "$p"; else sleep 0.002; fi
             done
             echo "$i" > "$0.count"
             """
