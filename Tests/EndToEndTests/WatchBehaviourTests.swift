@@ -263,6 +263,25 @@ import Glibc
         #expect(watch.log.isEmpty, "-q silences the log: \(watch.log)")
     }
 
+    @Test func listEscapesControlCharactersOnATerminal() throws {
+        let parent = temporaryDirectory("watch-tty")
+        defer { try? FileManager.default.removeItem(atPath: parent) }
+        let directory = parent + "/lists"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        let path = directory + "/todo.txt"
+        Files.write(path, "open \u{1B}]0;pwned\u{07}title \u{1B}[31mred\nx done\n")
+        let typescript = parent + "/typescript"
+        // `script` gives the watcher a terminal; removing the directory ends the watcher (exit 1).
+        let command = "'\(Spawn.todo)' watch --list -q '\(path)'"
+        let run = Spawn.run(["sh", "-c", """
+            timeout 10 script -qfec "\(command)" '\(typescript)' & sleep 1; rm -rf '\(directory)'; wait $!
+            """])
+        let screen = Files.text(typescript)
+        #expect(run.status == 1, "\(run.err) \(screen)")
+        #expect(screen.contains("1 open ^[]0;pwned^Gtitle ^[[31mred"), "\(screen.debugDescription)")
+        #expect(!screen.contains("\u{1B}]0;pwned") && !screen.contains("\u{1B}[31m"), "raw escape sequences on the terminal")
+    }
+
     @Test func reconcileMergesConflictCopiesAtStartAndWhenTheyAppear() throws {
         let directory = temporaryDirectory("watch-reconcile")
         defer { try? FileManager.default.removeItem(atPath: directory) }
