@@ -25,6 +25,23 @@ import Glibc
         #expect(watch.isRunning)
     }
 
+    @Test func missingFileIsAwaitedAndSortedWhenItAppears() throws {
+        let directory = temporaryDirectory("watch-missing")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/todo.txt"
+        let watch = try #require(WatchProcess([path]))
+        #expect(watch.waitUntilWatching(), "\(watch.log)")
+        #expect(watch.logLines == ["\(path) does not exist yet; waiting for it"])
+        #expect(!FileManager.default.fileExists(atPath: path), "watching must not create the file")
+
+        shell("printf 'x done a\\nopen a\\n' > todo.txt", in: directory)
+        #expect(eventually(timeout: 1) { Files.text(path) == "open a\nx done a\n" }, "\(watch.log)")
+        #expect(eventually(timeout: 1) {
+            watch.logLines == ["\(path) does not exist yet; waiting for it", "\(path) appeared",
+                               "sorted \(path): 1 completed task moved"]
+        }, "\(watch.log)")
+    }
+
     // MARK: - No loop
 
     @Test func oneExternalChangeGivesExactlyOneWriteThenSilence() throws {

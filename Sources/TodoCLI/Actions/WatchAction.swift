@@ -126,6 +126,8 @@ final class WatchSession: @unchecked Sendable {
     // Touched only on `queue`.
     private var exitCode: Int32?
     private var waitingForFile = false
+    /// The file did not exist at start and has not appeared yet.
+    private var neverSeen = false
     /// What `--list` printed last, so that an event that changed nothing (the watcher's own write
     /// coming back, `touch`) does not print the same list again.
     private var lastListing: [UInt8]?
@@ -173,6 +175,7 @@ final class WatchSession: @unchecked Sendable {
             if options.lists { list() }
         } else {
             waitingForFile = true
+            neverSeen = true
             log("\(options.path) does not exist yet; waiting for it")
         }
     }
@@ -183,7 +186,8 @@ final class WatchSession: @unchecked Sendable {
         case .changed:
             if waitingForFile {
                 waitingForFile = false
-                log("\(options.path) is back")
+                log(neverSeen ? "\(options.path) appeared" : "\(options.path) is back")
+                neverSeen = false
             }
             sort()
             if options.lists { list() }
