@@ -35,6 +35,7 @@ enum ActionTable {
         EditAction.spec,
         MergeAction.spec,
         ReconcileAction.spec,
+        WatchAction.spec,
         HelpAction.spec,
         VersionAction.spec,
         CompletionsAction.spec,

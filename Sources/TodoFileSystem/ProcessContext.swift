@@ -5,6 +5,7 @@ import Darwin
 #else
 #error("TodoFileSystem supports Linux (Glibc) and macOS (Darwin) only")
 #endif
+import Dispatch
 
 /// What the command line needs from the process and the OS, outside files: the environment, the
 /// clock in local time, whether a stream is a terminal, and writing to the standard streams.
@@ -86,3 +87,41 @@ extension ProcessContext {
     }
 }
 
+
+/// SIGINT and SIGTERM delivered as events on a dispatch queue instead of ending the process, so a
+/// long-running command (`todo watch`) can stop between two writes and leave no temporary file.
+///
+/// The signals are ignored first (otherwise their default action would kill the process before the
+/// dispatch source sees them), then watched with `DispatchSource.makeSignalSource`. The handler runs
+/// on `queue`, so when `queue` is the one that does the writes, a signal waits until the current
+/// write has finished. `cancel()` stops the sources and restores the default actions.
+///
+/// Idle cost: none; the sources wake nothing until a signal arrives.
+public final class TerminationSignals: @unchecked Sendable {
+    /// The signals handled: SIGINT, SIGTERM.
+    public static let numbers: [Int32] = [SIGINT, SIGTERM]
+
+    // Written once in init, then only read.
+    private let sources: [any DispatchSourceSignal]
+
+    /// Starts handling SIGINT and SIGTERM: `handler` gets the signal's name ("SIGINT", "SIGTERM")
+    /// on `queue`, once per delivery.
+    public init(queue: DispatchQueue, handler: @escaping @Sendable (String) -> Void) {
+        var made: [any DispatchSourceSignal] = []
+        for number in Self.numbers {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            let name = number == SIGINT ? "SIGINT" : "SIGTERM"
+            source.setEventHandler { @Sendable in handler(name) }
+            source.resume()
+            made.append(source)
+        }
+        sources = made
+    }
+
+    /// Stops the sources and restores the default actions of the signals. Idempotent.
+    public func cancel() {
+        for source in sources where !source.isCancelled { source.cancel() }
+        for number in Self.numbers { signal(number, SIG_DFL) }
+    }
+}

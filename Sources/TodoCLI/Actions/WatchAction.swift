@@ -1,0 +1,279 @@
+import Dispatch
+import TodoFileSystem
+import TodoTxt
+
+/// `todo watch [--poll SECONDS] [--list] [--reconcile] [-q] [FILE]`: keeps the file sorted while
+/// people edit it and sync clients replace it (files.md section 3).
+///
+/// The file is sorted once at start, then again after every settled change, with the same rules and
+/// the same safe replacement as `todo sort`. A sort that changes nothing writes nothing, so the
+/// watcher's own write (which comes back as an event) ends in one read and no second write, and two
+/// watchers on one file settle after at most one write each.
+///
+/// Logs one line per action on stderr (`sorted todo.txt: 2 completed tasks moved`); `-q` silences
+/// them, errors are always shown. Runs until SIGINT or SIGTERM (exit 0, between two writes, no
+/// temporary file left), or until the directory disappears or the path becomes unusable (exit 1).
+///
+/// `TODO_WATCH_SETTLE` (seconds) overrides the settle time, the quiet period awaited after a change
+/// before the file is read (default `FileWatcher.defaultSettle`, 150 ms).
+enum WatchAction {
+    static let arguments = "[--poll SECONDS] [--list] [--reconcile] [-q] [FILE]"
+    static let spec = ActionSpec(
+        name: "watch", aliases: [], arguments: arguments,
+        summary: "Keep the file sorted while it changes: re-sort after every save until stopped.",
+        options: ["--poll=", "--list", "--reconcile", "--quiet"], completes: .files,
+        run: { invocation, arguments throws(CLIError) in
+            let usage = "\(invocation.programName) watch \(WatchAction.arguments)"
+            let parsed = try ParsedArguments(arguments, flags: ["--list", "--reconcile", "-q", "--quiet"],
+                                             valued: ["--poll"], usage: usage)
+            guard parsed.positionals.count <= 1 else { throw .usage("too many arguments; usage: \(usage)") }
+            var backend = FileWatcherBackend.automatic
+            if let text = parsed.values["--poll"] {
+                guard let interval = seconds(text, allowingZero: false) else {
+                    throw .usage("--poll takes a number of seconds between 0.01 and 86400, not '\(text)'")
+                }
+                backend = .polling(interval: interval)
+            }
+            var settle = FileWatcher.defaultSettle
+            if let text = invocation.environment["TODO_WATCH_SETTLE"], !text.isEmpty {
+                guard let value = seconds(text, allowingZero: true) else {
+                    throw .usage("TODO_WATCH_SETTLE takes a number of seconds up to 86400, not '\(text)'")
+                }
+                settle = value
+            }
+            let options = WatchOptions(
+                path: invocation.todoFilePath(explicit: parsed.positionals.first),
+                backend: backend, settle: settle,
+                lists: parsed.flags.contains("--list"),
+                reconciles: parsed.flags.contains("--reconcile"),
+                quiet: invocation.quiet || parsed.flags.contains("-q") || parsed.flags.contains("--quiet"))
+            return try WatchSession(options, invocation: invocation).run()
+        })
+
+    /// A duration from a decimal number of seconds: at least 10 ms (or zero when allowed), at most a day.
+    static func seconds(_ text: String, allowingZero: Bool) -> Duration? {
+        guard let value = Double(text), value.isFinite, value <= 86_400 else { return nil }
+        if value == 0 && allowingZero { return .zero }
+        guard value >= 0.01 else { return nil }
+        return .nanoseconds(Int64((value * 1e9).rounded()))
+    }
+
+    /// Sorts `bytes` as `todo sort` does and counts the completed tasks that changed position.
+    /// Returns nil bytes when the file is already sorted.
+    ///
+    /// Complexity: O(n) in the number of lines.
+    static func sortCountingMoves(_ bytes: [UInt8]) -> (bytes: [UInt8]?, moved: Int) {
+        var document = TodoDocument(bytes: bytes)
+        let order = document.sortedOrder()
+        if order.elementsEqual(0..<document.lineCount) { return (nil, 0) }
+        var moved = 0
+        for (position, index) in order.enumerated() where position != index {
+            let content = document.content(at: index)
+            if content.count >= 2 && content.first == 0x78 && content.dropFirst().first == 0x20 { moved += 1 }
+        }
+        document.reorder(order)
+        return (document.rendered(), moved)
+    }
+
+    /// The task list as `--list` prints it: one line per non-blank line, `NR text` with the number
+    /// zero-padded to the width of the line count (as todo.sh does), then a `--` summary line.
+    /// Control characters are escaped when `escaping` (output to a terminal).
+    static func listing(_ bytes: [UInt8], path: String, escaping: Bool) -> [UInt8] {
+        let document = TodoDocument(bytes: bytes)
+        let width = String(document.lineCount).utf8.count
+        var out: [UInt8] = []
+        var tasks = 0
+        var done = 0
+        for index in 0..<document.lineCount {
+            let content = document.content(at: index)
+            if content.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            tasks += 1
+            if content.count >= 2 && content.first == 0x78 && content.dropFirst().first == 0x20 { done += 1 }
+            let number = String(index + 1)
+            out += Array(String(repeating: "0", count: max(0, width - number.utf8.count)).utf8) + Array(number.utf8)
+            out.append(0x20)
+            out += escaping ? TerminalText.escapingControls(content) : Array(content)
+            out.append(0x0A)
+        }
+        out += Array("-- \(path): \(tasks) task\(tasks == 1 ? "" : "s"), \(done) done\n".utf8)
+        return out
+    }
+}
+
+/// What `todo watch` was asked to do.
+struct WatchOptions: Sendable {
+    let path: String
+    let backend: FileWatcherBackend
+    let settle: Duration
+    let lists: Bool
+    let reconciles: Bool
+    let quiet: Bool
+}
+
+/// One run of `todo watch`: a `FileWatcher`, the termination signals, and the sorting they trigger.
+///
+/// Concurrency: every handler (file events, sibling names, signals) runs on `queue`, one at a time,
+/// and the mutable state is touched only there. A signal therefore never interrupts a replacement:
+/// it is handled after the current write has finished (or failed and cleaned up). The calling thread
+/// waits on a semaphore and does the teardown.
+final class WatchSession: @unchecked Sendable {
+    private let options: WatchOptions
+    private let invocation: Invocation
+    private let queue = DispatchQueue(label: "todo.watch")
+    private let finished = DispatchSemaphore(value: 0)
+    private let watcher: FileWatcher
+
+    // Touched only on `queue`.
+    private var exitCode: Int32?
+    private var waitingForFile = false
+    /// The file did not exist at start and has not appeared yet.
+    private var neverSeen = false
+    /// What `--list` printed last, so that an event that changed nothing (the watcher's own write
+    /// coming back, `touch`) does not print the same list again.
+    private var lastListing: [UInt8]?
+
+    init(_ options: WatchOptions, invocation: Invocation) {
+        self.options = options
+        self.invocation = invocation
+        watcher = FileWatcher(path: options.path, backend: options.backend, settle: options.settle, queue: queue)
+    }
+
+    /// Watches until a signal or a fatal event; returns the exit code.
+    func run() throws(CLIError) -> Int32 {
+        let signals = TerminationSignals(queue: queue) { [self] _ in finish(0) }
+        var onSibling: (@Sendable (String) -> Void)?
+        if options.reconciles { onSibling = { @Sendable [self] name in siblingAppeared(name) } }
+        do throws(FileWatcherError) {
+            try watcher.start(onSibling: onSibling) { @Sendable [self] event in handle(event) }
+        } catch {
+            signals.cancel()
+            throw .failure("watch: \(error.message)")
+        }
+        if let status = watcher.status, let reason = status.fallbackReason {
+            log("\(options.path): file notifications unavailable (\(reason)); polling instead")
+        }
+        queue.async { [self] in startUp() }
+        finished.wait()
+        watcher.stop()
+        signals.cancel()
+        return queue.sync { exitCode ?? 0 }
+    }
+
+    // MARK: - On queue
+
+    private func finish(_ code: Int32) {
+        guard exitCode == nil else { return }
+        exitCode = code
+        finished.signal()
+    }
+
+    private func startUp() {
+        guard exitCode == nil else { return }
+        if options.reconciles { reconcile() }
+        if FileAccess.exists(options.path) {
+            sort()
+            if options.lists { list() }
+        } else {
+            waitingForFile = true
+            neverSeen = true
+            log("\(options.path) does not exist yet; waiting for it")
+        }
+    }
+
+    private func handle(_ event: FileWatchEvent) {
+        guard exitCode == nil else { return }
+        switch event {
+        case .changed:
+            if waitingForFile {
+                waitingForFile = false
+                log(neverSeen ? "\(options.path) appeared" : "\(options.path) is back")
+                neverSeen = false
+            }
+            sort()
+            if options.lists { list() }
+        case .removed:
+            waitingForFile = true
+            log("\(options.path) removed; waiting for it to come back")
+        case .directoryGone:
+            let directory = FileAccess.directoryName(of: options.path)
+            fail("watch: the directory of \(options.path) (\(directory)) was removed, renamed or unmounted; stopping")
+        case .error(let message):
+            fail("watch: \(message); stopping")
+        }
+    }
+
+    private func siblingAppeared(_ name: String) {
+        guard exitCode == nil, let status = watcher.status else { return }
+        let doneName = invocation.doneFilePath(forTodoFile: options.path).split(separator: "/").last.map(String.init) ?? "done.txt"
+        let isCopy = [status.name, doneName].contains { !ConflictCopies.copies(of: $0, in: [name]).isEmpty }
+        guard isCopy else { return }
+        reconcile()
+        sort()
+        if options.lists { list() }
+    }
+
+    /// Re-sorts the file under the lock; logs one line when something moved, nothing otherwise.
+    private func sort() {
+        let path = options.path
+        var moved = 0
+        do {
+            let written = try FileAccess.update(path, lockTimeout: invocation.lockTimeout) { current throws(CLIError) in
+                try SortAction.refuseBinary(current, path: path)
+                let sorted = WatchAction.sortCountingMoves(current)
+                moved = sorted.moved
+                return sorted.bytes
+            }
+            if written { log("sorted \(path): \(moved) completed task\(moved == 1 ? "" : "s") moved") }
+        } catch {
+            // Gone between the event and the read: the watcher reports `.removed` next.
+            if !FileAccess.exists(path) { return }
+            report(error)
+        }
+    }
+
+    private func reconcile() {
+        let io = invocation.io
+        let quiet = options.quiet
+        let logging = CommandIO(writeOutput: { bytes in if !quiet { io.writeError(bytes) } },
+                                writeError: io.writeError, outputIsTerminal: false)
+        var reconciling = Invocation(programName: invocation.programName, environment: invocation.environment,
+                                     io: logging, clock: invocation.clock)
+        reconciling.quiet = quiet
+        do {
+            _ = try ReconcileAction.reconcile(todoPath: options.path, keep: false, invocation: reconciling)
+        } catch {
+            if !FileAccess.exists(options.path) { return }
+            report(error)
+        }
+    }
+
+    private func list() {
+        let bytes: [UInt8]
+        do {
+            guard let read = try FileAccess.readIfExists(options.path) else { return }
+            bytes = read
+        } catch {
+            report(error)
+            return
+        }
+        let listing = WatchAction.listing(bytes, path: options.path, escaping: invocation.io.outputIsTerminal)
+        guard listing != lastListing else { return }
+        lastListing = listing
+        invocation.io.writeOutput(listing)
+    }
+
+    // MARK: - Output
+
+    private func log(_ text: String) {
+        if !options.quiet { invocation.io.printError(text) }
+    }
+
+    private func report(_ error: CLIError) {
+        if let message = error.message(programName: invocation.programName) { invocation.io.printError(message) }
+    }
+
+    private func fail(_ message: String) {
+        report(.failure(message))
+        finish(1)
+    }
+}
