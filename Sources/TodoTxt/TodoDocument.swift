@@ -218,7 +218,8 @@ public struct TodoDocument: Sendable {
 
     /// Reorders lines: `order` is a permutation of `0..<lineCount`, the new line i being old line
     /// `order[i]`. Terminators travel with their lines; afterwards every line but the last has one (a
-    /// line that had none gets the dominant one) and the file ends with a terminator iff it did before.
+    /// line that had none gets the dominant one) and the file ends with a terminator iff it did before,
+    /// except when an empty line ends up last: it keeps a terminator, as it would vanish without one.
     ///
     /// Precondition: `order` is a permutation of the line indices.
     public mutating func reorder(_ order: [Int]) {
@@ -230,7 +231,7 @@ public struct TodoDocument: Sendable {
             reordered[index].terminator = contentEndsWithCR(reordered[index]) ? .crlf : dominant
         }
         if let lastIndex = reordered.indices.last {
-            if !endedWithTerminator {
+            if !endedWithTerminator && reordered[lastIndex].length > 0 {
                 reordered[lastIndex].terminator = .none
             } else if reordered[lastIndex].terminator == .none {
                 reordered[lastIndex].terminator = contentEndsWithCR(reordered[lastIndex]) ? .crlf : dominant
