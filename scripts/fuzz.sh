@@ -47,7 +47,7 @@ SWIFT_BACKTRACE=enable=no "$binary" -max_total_time="$seconds" -print_final_stat
     -artifact_prefix="$findings/" "$@" "$corpus" > .build-fuzz/last-run.log 2>&1
 status=$?
 set -e
-grep -E '^#[0-9]+ +(INITED|DONE)|stat::|ERROR|invariant broken|Fatal error|Test unit written|SUMMARY' \
+grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|stat::|ERROR|invariant broken|Fatal error|Test unit written|SUMMARY' \
     .build-fuzz/last-run.log || true
 echo "fuzz.sh: exit $status; findings: $(ls "$findings" | wc -l) file(s) in $findings/; full log .build-fuzz/last-run.log"
 exit "$status"

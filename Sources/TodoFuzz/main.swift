@@ -50,6 +50,17 @@ func lineMultiset(_ document: TodoDocument, gainedBOM: Bool = false) -> [[UInt8]
     lineContents(document, gainedBOM: gainedBOM).sorted { $0.lexicographicallyPrecedes($1) }
 }
 
+/// `TodoItem.uid` as format.md section 4 defines it, over `tags` (the byte scan must agree with it).
+func uidFromTags(_ item: TodoItem) -> String? {
+    guard !item.isBlank else { return nil }
+    var uuid: String?
+    for tag in item.tags {
+        if tag.key == "uid" { return tag.value }
+        if tag.key == "uuid" && uuid == nil { uuid = tag.value }
+    }
+    return uuid
+}
+
 /// Reads every field of every line, and the document-wide passes.
 func touchEveryField(_ document: TodoDocument) {
     let today = TodoDate(year: 2026, month: 3, day: 1)!
@@ -65,7 +76,12 @@ func touchEveryField(_ document: TodoDocument) {
                   "tag range outside the body")
             check(tag.valueRange.upperBound == tag.range.upperBound, "tag value does not end the word")
         }
-        consume((fields.projects, fields.contexts, item.projects, item.contexts, item.uid))
+        consume((fields.projects, fields.contexts, item.projects, item.contexts))
+        check(item.uid == uidFromTags(item), "uid differs from its definition over tags")
+        for tag in fields.tags {
+            check(item.firstValue(forTag: tag.key) == fields.tags.first { $0.key == tag.key }?.value,
+                  "firstValue(forTag:) differs from the first tag")
+        }
         consume((item.due, item.threshold, item.recurrence, item.hidden, item.keptPriority))
         consume((item.isHidden(on: today), item.isOverdue(on: today), item.firstValue(forTag: "due")))
         consume(item.nextRecurrence(completedOn: today, uid: "fzuid1"))

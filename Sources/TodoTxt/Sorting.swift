@@ -49,7 +49,8 @@ extension TodoDocument {
             }
             open = ordered.map(\.element.index)
         }
-        return open + done
+        open.append(contentsOf: done)  // no third array; in place when `open` kept its reserved room
+        return open
     }
 
     /// Three-way comparison of two open lines by `keys`; blank lines after every task.
