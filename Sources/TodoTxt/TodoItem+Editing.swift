@@ -64,7 +64,15 @@ extension TodoItem {
            let tag = tags.first(where: { $0.key == "pri" }),
            let priority = Priority(tag.value) {
             restored = priority
-            removals.append(removalSpan(ofWord: tag.range))
+            var span = removalSpan(ofWord: tag.range)
+            // `completed(on:)` appended ` pri:P`. If the tag ends the line right after a kept header
+            // token (`x D 2026-01-02 pri:A` from `(A) 2026-01-02`), its space goes too.
+            let removedUpTo = removals.map(\.upperBound).max() ?? 0
+            if span == tag.range, tag.range.upperBound == content.count, tag.range.lowerBound > removedUpTo,
+               content[content.startIndex + tag.range.lowerBound - 1] == 0x20 {
+                span = (tag.range.lowerBound - 1)..<tag.range.upperBound
+            }
+            removals.append(span)
         }
         let rest = removing(removals)
         guard let restored else { return rest }
