@@ -49,8 +49,7 @@ extension TodoDocument {
             }
             open = ordered.map(\.element.index)
         }
-        open.append(contentsOf: done)  // no third array; in place when `open` kept its reserved room
-        return open
+        return open + done
     }
 
     /// Three-way comparison of two open lines by `keys`; blank lines after every task.
