@@ -73,18 +73,16 @@ public struct TodoDocument: Sendable {
         result.reserveCapacity((buffer.count - begin) / 48 + 1)
         var start = begin
         let end = buffer.count
-        while start < end {
-            guard let found = memchrLF(base + start, end - start) else {
-                result.append(LineRecord(start: start, length: end - start, terminator: .none))
-                break
-            }
-            let newline = found - base
-            if newline > start && buffer[newline - 1] == 0x0D {
+        forEachLF(base, from: begin, to: end) { newline in
+            if newline > start && base[newline - 1] == 0x0D {
                 result.append(LineRecord(start: start, length: newline - 1 - start, terminator: .crlf))
             } else {
                 result.append(LineRecord(start: start, length: newline - start, terminator: .lf))
             }
             start = newline + 1
+        }
+        if start < end {
+            result.append(LineRecord(start: start, length: end - start, terminator: .none))
         }
         return result
     }
@@ -272,27 +270,29 @@ public struct TodoDocument: Sendable {
     }
 }
 
-/// `memchr` for LF without importing libc (the library imports nothing): a word-at-a-time scan.
+/// Calls `body` with the offset of every LF in `pointer[from..<to]`, in order, without importing libc
+/// (the library imports nothing): one pass over the whole buffer, eight bytes at a time.
+///
+/// Each word is XORed with `0x0A` in every byte, so LF bytes become zero; `~(((w & 0x7F…) + 0x7F…) | w
+/// | 0x7F…)` then has the high bit set in exactly those bytes (no false positives, no carries between
+/// bytes), and each set bit is visited lowest address first.
 @inline(__always)
-func memchrLF(_ pointer: UnsafePointer<UInt8>, _ count: Int) -> UnsafePointer<UInt8>? {
-    var index = 0
+func forEachLF(_ pointer: UnsafePointer<UInt8>, from: Int, to end: Int, _ body: (Int) -> Void) {
     let raw = UnsafeRawPointer(pointer)
-    // Align to 8 bytes, then test 8 bytes at once with the classic "has zero byte" trick.
-    while index < count && (Int(bitPattern: raw + index) & 7) != 0 {
-        if pointer[index] == 0x0A { return pointer + index }
-        index += 1
-    }
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
     let pattern: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
-    while index + 8 <= count {
-        let word = (raw + index).load(as: UInt64.self) ^ pattern
-        if (word &- ones) & ~word & highs != 0 { break }
+    let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    var index = from
+    while index + 8 <= end {
+        let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ pattern
+        var found = ~(((word & lows) &+ lows) | word | lows)
+        while found != 0 {
+            body(index + (found.trailingZeroBitCount >> 3))
+            found &= found &- 1
+        }
         index += 8
     }
-    while index < count {
-        if pointer[index] == 0x0A { return pointer + index }
+    while index < end {
+        if pointer[index] == 0x0A { body(index) }
         index += 1
     }
-    return nil
 }

@@ -58,14 +58,30 @@ extension TodoItem {
 
     /// The task's stable identity: its first `uid:` value, else Simpletask's `uuid:` (format.md
     /// section 4). Nil for blank lines and tasks without one.
+    ///
+    /// Complexity: one byte scan of the body; a string is made only for the value returned (the same
+    /// result as searching `tags`, without building every field).
     public var uid: String? {
         guard !isBlank else { return nil }
-        var uuid: String?
-        for tag in tags {
-            if tag.key == "uid" { return tag.value }
-            if tag.key == "uuid" && uuid == nil { uuid = tag.value }
+        return content.withUnsafeBufferPointer { line -> String? in
+            var uid: Range<Int>?
+            var uuid: Range<Int>?
+            TodoItem.forEachWord(in: line, from: bodyOffset) { start, end in
+                guard uid == nil, end - start > 4, line[start] == 0x75 else { return }  // u
+                let keyLength: Int
+                if line[start + 1] == 0x69 && line[start + 2] == 0x64 && line[start + 3] == 0x3A {  // uid:
+                    keyLength = 3
+                } else if uuid == nil, end - start > 5, line[start + 1] == 0x75, line[start + 2] == 0x69,
+                          line[start + 3] == 0x64, line[start + 4] == 0x3A {  // uuid:
+                    keyLength = 4
+                } else {
+                    return
+                }
+                guard TodoItem.tagColon(line, start, end) == start + keyLength else { return }
+                if keyLength == 3 { uid = (start + 4)..<end } else { uuid = (start + 5)..<end }
+            }
+            return (uid ?? uuid).map { lossyString(UnsafeBufferPointer(rebasing: line[$0])) }
         }
-        return uuid
     }
 
     /// Calls `body(start, end)` for each maximal run of non-whitespace bytes from `offset`.
@@ -78,7 +94,12 @@ extension TodoItem {
             if space > 0 { index += space; continue }
             let start = index
             index += 1
-            while index < end && ByteScanning.whitespaceLength(line, at: index) == 0 { index += 1 }
+            while index < end {
+                // Printable ASCII and DEL (0x21...0x7F) are never whitespace: the common case, one compare.
+                if line[index] &- 0x21 < 0x5F { index += 1; continue }
+                if ByteScanning.whitespaceLength(line, at: index) > 0 { break }
+                index += 1
+            }
             body(start, index)
         }
     }

@@ -1,0 +1,112 @@
+@preconcurrency import Glibc
+import TodoTxt
+
+extension BenchSection {
+    /// Every section, in table order. Add later benchmarks here (whole-process `todo sort` vs awk,
+    /// merge): a section gets the file's path and bytes and returns its best time.
+    static var all: [BenchSection] {
+        [readFile, roundTrip, fullParse, sort]
+    }
+
+    /// The floor every section is compared with: a libc `memchr` scan counting lines, the least any
+    /// line-based pass over the same bytes can do.
+    static func memchrLineCount(_ bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBytes { raw -> Int in
+            guard let base = raw.baseAddress else { return 0 }
+            var lines = 0
+            var offset = 0
+            let count = raw.count
+            while offset < count, let found = memchr(base + offset, 0x0A, count - offset) {
+                lines += 1
+                offset = base.distance(to: UnsafeRawPointer(found)) + 1
+            }
+            return offset < count ? lines + 1 : lines
+        }
+    }
+
+    /// A new array holding a copy of `bytes` (malloc + page faults + memcpy): the second floor, the least
+    /// any pass returning a new file-sized buffer (render, sort) can cost on this machine.
+    static func freshCopy(_ bytes: [UInt8]) -> Int {
+        let copy = [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, initialized in
+            bytes.withUnsafeBytes { source in
+                if let base = buffer.baseAddress, let from = source.baseAddress { memcpy(base, from, source.count) }
+            }
+            initialized = bytes.count
+        }
+        blackHole(copy)
+        return copy.count
+    }
+
+    /// Byte equality with libc `memcmp` (`==` on `[UInt8]` compares element by element, which would
+    /// cost the harness more than the library work it checks).
+    static func sameBytes(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        lhs.count == rhs.count && lhs.withUnsafeBytes { a in
+            rhs.withUnsafeBytes { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+        }
+    }
+
+    /// read(2) of the whole file into a fresh array (information only: page faults dominate).
+    static let readFile = BenchSection(name: "read(2) file", target: nil) { input in
+        let (seconds, cpu, bytes) = bestTime(runs: input.runs) { readWholeFile(input.path) }
+        return SectionResult(bestSeconds: seconds, bestCPUSeconds: cpu, checkPassed: sameBytes(bytes, input.bytes), detail: "bytes equal the file")
+    }
+
+    /// Bytes → `TodoDocument` (line split) → `rendered()`, compared with the input.
+    static let roundTrip = BenchSection(
+        name: "split+round trip",
+        target: ThroughputTarget(megabytesPerSecond: 1000, fromLines: 1_000_000)
+    ) { input in
+        var lines = 0
+        let (seconds, cpu, equal) = bestTime(runs: input.runs) { () -> Bool in
+            let document = TodoDocument(bytes: input.bytes)
+            lines = document.lineCount
+            return sameBytes(document.rendered(), input.bytes)
+        }
+        return SectionResult(bestSeconds: seconds, bestCPUSeconds: cpu, checkPassed: equal && lines == input.lines,
+                             detail: "render(parse(b)) == b, \(lines) lines")
+    }
+
+    /// Split, then every line's header and body fields (projects, contexts, tags, uid), all touched.
+    static let fullParse = BenchSection(
+        name: "full parse",
+        target: ThroughputTarget(megabytesPerSecond: 200, fromLines: 1_000_000)
+    ) { input in
+        let (seconds, cpu, totals) = bestTime(runs: input.runs) { () -> (tasks: Int, done: Int, fields: Int, uids: Int, sum: Int) in
+            let document = TodoDocument(bytes: input.bytes)
+            var tasks = 0, done = 0, fields = 0, uids = 0, sum = 0
+            for index in 0..<document.lineCount {
+                let item = document.item(at: index)
+                guard item.isTask else { continue }
+                tasks += 1
+                if item.isCompleted { done += 1 }
+                sum &+= Int(item.priority?.letter ?? 0) &+ (item.creationDate?.day ?? 0) &+ (item.completionDate?.month ?? 0)
+                let body = item.fields
+                fields += body.projects.count + body.contexts.count + body.tags.count
+                for project in body.projects { sum &+= project.utf8.count }
+                for context in body.contexts { sum &+= context.utf8.count }
+                for tag in body.tags { sum &+= tag.key.utf8.count &+ tag.value.utf8.count &+ tag.range.lowerBound }
+                if let uid = item.uid {
+                    uids += 1
+                    sum &+= uid.utf8.count
+                }
+            }
+            return (tasks, done, fields, uids, sum)
+        }
+        blackHole(totals.sum)
+        return SectionResult(bestSeconds: seconds, bestCPUSeconds: cpu, checkPassed: totals.tasks > 0 && totals.fields > 0,
+                             detail: "\(totals.tasks) tasks (\(totals.done) done), \(totals.fields) fields, \(totals.uids) uids")
+    }
+
+    /// `TodoDocument.sort` bytes → bytes (completed tasks sink, stably).
+    static let sort = BenchSection(
+        name: "sort",
+        target: ThroughputTarget(megabytesPerSecond: 500, fromLines: 1_000_000)
+    ) { input in
+        let (seconds, cpu, sorted) = bestTime(runs: input.runs) { TodoDocument.sort(input.bytes) }
+        let moved = !sameBytes(sorted, input.bytes)
+        let stable = sameBytes(TodoDocument.sort(sorted), sorted)
+        return SectionResult(bestSeconds: seconds, bestCPUSeconds: cpu,
+                             checkPassed: sorted.count == input.bytes.count && moved && stable,
+                             detail: "same size, reordered, idempotent")
+    }
+}
