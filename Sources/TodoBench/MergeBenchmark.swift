@@ -26,7 +26,7 @@ func runMergeBenchmark(lines: Int, seed: UInt64) -> String {
     let clock = ContinuousClock()
     var best = Duration.seconds(1_000_000)
     var total = Duration.zero
-    var outcome: (bytes: Int, lines: Int, conflicts: Int, reports: Int) = (0, 0, 0, 0)
+    var outcome: (bytes: Int, lines: Int, conflicts: Int, reports: Int, digest: UInt64) = (0, 0, 0, 0, 0)
     for _ in 0..<runs {
         var result: MergeResult?
         var merged: [UInt8] = []
@@ -39,7 +39,11 @@ func runMergeBenchmark(lines: Int, seed: UInt64) -> String {
         best = min(best, elapsed)
         total += elapsed
         if let result {
-            outcome = (merged.count, TodoDocument(bytes: merged).lineCount, result.conflicts.count, result.reports.count)
+            // FNV-1a of the result, so that two builds (before and after an optimisation) can be
+            // compared for identical output.
+            var digest: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in merged { digest = (digest ^ UInt64(byte)) &* 0x100_0000_01B3 }
+            outcome = (merged.count, TodoDocument(bytes: merged).lineCount, result.conflicts.count, result.reports.count, digest)
         }
     }
     func milliseconds(_ duration: Duration) -> String {
@@ -55,7 +59,7 @@ func runMergeBenchmark(lines: Int, seed: UInt64) -> String {
     let target = lines >= 100_000 ? (bestSeconds < 1.0 * Double(lines) / 100_000 ? "  PASS (< 1 s per 100k lines)" : "  FAIL (target < 1 s per 100k lines)") : ""
     var report = "merge: three-way, seed \(seed)\n"
     report += "  base \(base.lines) lines (\(base.bytes.count) bytes), ours \(ours.lines) lines (\(ours.edits) edits), theirs \(theirs.lines) lines (\(theirs.edits) edits)\n"
-    report += "  result \(outcome.lines) lines (\(outcome.bytes) bytes), \(outcome.conflicts) conflicts, \(outcome.reports) reports\n"
+    report += "  result \(outcome.lines) lines (\(outcome.bytes) bytes), \(outcome.conflicts) conflicts, \(outcome.reports) reports, FNV-1a \(String(outcome.digest, radix: 16))\n"
     report += "  parse + merge + render: best \(milliseconds(best)) of \(runs), mean \(milliseconds(total / runs)), "
     let tenths = Int(throughput * 10 + 0.5)
     report += "\(tenths / 10).\(tenths % 10) MB/s of input\(target)\n"

@@ -9,57 +9,154 @@ enum MergeKey: Hashable {
     case text([UInt8], Int)
 }
 
+/// Which line of each input holds each key, for two or three inputs at once.
+///
+/// Every line of every input is hashed exactly once, into one table shared by all inputs: the table
+/// maps a key to an entry, and the entry records, for each input, the line holding that key (keys are
+/// unique within an input: a uid has one owner, and text keys count occurrences). Lookups during the
+/// merge are then array reads, not hash lookups.
+struct MergeIndex {
+    /// The inputs' numbers: BASE, OURS, THEIRS for the three-way merge; the file and the copy for the
+    /// two-way merge.
+    let sideCount: Int
+    /// `entry * sideCount + side` → the line of `side` holding the entry's key, or -1.
+    private var slots: [Int32] = []
+    private var entryOfKey: [MergeKey: Int] = [:]
+
+    init(sideCount: Int, capacity: Int) {
+        self.sideCount = sideCount
+        slots.reserveCapacity(capacity * sideCount)
+        entryOfKey.reserveCapacity(capacity)
+    }
+
+    private var entryCount: Int { slots.count / sideCount }
+
+    /// The entry of `key` (created if new), with the line `side` already had for it, if any.
+    /// One hash of `key`.
+    mutating func entry(for key: MergeKey, side: Int) -> (entry: Int, previous: Int?) {
+        let fresh = entryCount
+        let entry = MergeIndex.insertingDefault(&entryOfKey[key, default: fresh])
+        if entry == fresh { slots.append(contentsOf: repeatElement(-1, count: sideCount)) }
+        let previous = slots[entry * sideCount + side]
+        return (entry, previous < 0 ? nil : Int(previous))
+    }
+
+    /// Reads a value through the dictionary's `default:` modify accessor, which inserts the default
+    /// when the key is absent: a lookup and an insertion for the price of one hash.
+    private static func insertingDefault(_ value: inout Int) -> Int { value }
+
+    /// Records `line` of `side` as the holder of `entry`'s key.
+    mutating func set(entry: Int, side: Int, line: Int) {
+        slots[entry * sideCount + side] = Int32(truncatingIfNeeded: line)
+    }
+
+    /// The line of `side` holding `entry`'s key, if any.
+    func line(entry: Int, side: Int) -> Int? {
+        let line = slots[entry * sideCount + side]
+        return line < 0 ? nil : Int(line)
+    }
+}
+
 /// One input file, indexed for matching.
 struct MergeSide {
     let document: TodoDocument
     /// The key of each line, by 0-based line index.
     let keys: [MergeKey]
-    /// The line holding each key.
-    let lineOfKey: [MergeKey: Int]
+    /// The `MergeIndex` entry of each line.
+    let entries: [Int]
+    /// This input's number in the `MergeIndex`.
+    let side: Int
 
-    /// Indexes `document`: one parse of each line's header and tags. O(n) expected.
-    init(_ document: TodoDocument) {
+    /// Indexes `document` as input `side` of `index`: one scan of each line for its uid (no other
+    /// field is parsed) and one hash per line. O(n) expected.
+    init(_ document: TodoDocument, side: Int, index: inout MergeIndex) {
         self.document = document
+        self.side = side
         let count = document.lineCount
-        var uids: [String?] = Array(repeating: nil, count: count)
-        var holders: [String: [Int]] = [:]
-        var completed: [Bool] = Array(repeating: false, count: count)
-        for index in 0..<count {
-            let item = document.item(at: index)
-            guard let uid = item.uid else { continue }
-            uids[index] = uid
-            completed[index] = item.isCompleted
-            holders[uid, default: []].append(index)
-        }
-        var owners: [String: Int] = [:]
-        for (uid, lines) in holders {
-            if lines.count == 1 { owners[uid] = lines[0]; continue }
-            let done = lines.filter { completed[$0] }
-            owners[uid] = done.count == 1 ? done[0] : lines[0]
-        }
-        var occurrences: [[UInt8]: Int] = [:]
         var keys: [MergeKey] = []
         keys.reserveCapacity(count)
-        var lineOfKey: [MergeKey: Int] = [:]
-        lineOfKey.reserveCapacity(count)
-        for index in 0..<count {
-            let key: MergeKey
-            if let uid = uids[index], owners[uid] == index {
-                key = .uid(uid)
-            } else {
-                let bytes = Array(document.content(at: index))
-                let occurrence = occurrences[bytes, default: 0]
-                occurrences[bytes] = occurrence + 1
-                key = .text(bytes, occurrence)
+        var entries: [Int] = []
+        entries.reserveCapacity(count)
+        // uid → every line holding it, for the (rare) uids held by more than one line.
+        var holders: [String: [Int]] = [:]
+        var occurrences: [[UInt8]: Int] = [:]
+        document.withLineBuffers { line, buffer in
+            if let uid = MergeSide.uid(of: buffer) {
+                let key = MergeKey.uid(uid)
+                let (entry, previous) = index.entry(for: key, side: side)
+                keys.append(key)
+                entries.append(entry)
+                if let previous {
+                    holders[uid, default: [previous]].append(line)
+                } else {
+                    index.set(entry: entry, side: side, line: line)
+                }
+                return
             }
+            let bytes = Array(buffer)
+            let occurrence = occurrences[bytes, default: 0]
+            occurrences[bytes] = occurrence + 1
+            let key = MergeKey.text(bytes, occurrence)
+            let entry = index.entry(for: key, side: side).entry
+            index.set(entry: entry, side: side, line: line)
             keys.append(key)
-            lineOfKey[key] = index
+            entries.append(entry)
+        }
+        // A uid held by several lines: its owner (format.md section 4: the only completed holder, else
+        // the first) keeps the uid key; the others match by bytes, occurrence by occurrence. Lines with
+        // equal bytes hold the same uid, so these occurrences are counted among the holders alone.
+        for lines in holders.values {
+            let done = lines.filter { document.isCompletedLine($0) }
+            let owner = done.count == 1 ? done[0] : lines[0]
+            index.set(entry: entries[owner], side: side, line: owner)
+            var seen: [[UInt8]: Int] = [:]
+            for line in lines where line != owner {
+                let bytes = Array(document.content(at: line))
+                let occurrence = seen[bytes, default: 0]
+                seen[bytes] = occurrence + 1
+                let key = MergeKey.text(bytes, occurrence)
+                let entry = index.entry(for: key, side: side).entry
+                index.set(entry: entry, side: side, line: line)
+                keys[line] = key
+                entries[line] = entry
+            }
         }
         self.keys = keys
-        self.lineOfKey = lineOfKey
+        self.entries = entries
     }
 
-    func content(_ index: Int) -> [UInt8] { Array(document.content(at: index)) }
+    /// The line's uid, exactly as `TodoItem(line).uid` reads it (the first `uid:` tag's value, else the
+    /// first `uuid:` tag's), without parsing any other field. Header tokens (`x`, `(A)`, dates) never
+    /// hold a colon, so scanning every word from the start finds the same tags as scanning the body.
+    static func uid(of line: UnsafeBufferPointer<UInt8>) -> String? {
+        var uuid: String?
+        var index = 0
+        let end = line.count
+        while index < end {
+            let space = ByteScanning.whitespaceLength(line, at: index)
+            if space > 0 { index += space; continue }
+            let start = index
+            index += 1
+            while index < end && ByteScanning.whitespaceLength(line, at: index) == 0 { index += 1 }
+            // "uid:" or "uuid:" (0x75 u, 0x69 i, 0x64 d, 0x3A colon).
+            guard line[start] == 0x75, index - start > 4 else { continue }
+            let isUID = line[start + 1] == 0x69 && line[start + 2] == 0x64 && line[start + 3] == 0x3A
+            let isUUID = !isUID && index - start > 5 && line[start + 1] == 0x75 && line[start + 2] == 0x69
+                && line[start + 3] == 0x64 && line[start + 4] == 0x3A
+            guard isUID || (isUUID && uuid == nil), let colon = TodoItem.tagColon(line, start, index) else { continue }
+            let value = lossyString(UnsafeBufferPointer(rebasing: line[(colon + 1)..<index]))
+            if isUID { return value }
+            uuid = value
+        }
+        return uuid
+    }
+
+    /// The entry's line on `other`, if `other` holds this line's key.
+    func match(_ line: Int, in other: MergeSide, _ index: MergeIndex) -> Int? {
+        index.line(entry: entries[line], side: other.side)
+    }
+
+    func content(_ index: Int) -> ArraySlice<UInt8> { document.content(at: index) }
 
     /// Whether the file is stably partitioned: no open line (task or blank) after a completed task.
     var isPartitioned: Bool {
@@ -76,7 +173,7 @@ struct MergeSide {
 
 /// One line of the result; a nil terminator means "the result's dominant one".
 struct MergeLine {
-    var content: [UInt8]
+    var content: ArraySlice<UInt8>
     var terminator: LineTerminator?
 }
 
@@ -93,9 +190,10 @@ struct MergeUnit {
     }
 
     /// A single line; completed iff it starts with `x `.
-    init(line content: [UInt8], terminator: LineTerminator?) {
+    init(line content: ArraySlice<UInt8>, terminator: LineTerminator?) {
         self.lines = [MergeLine(content: content, terminator: terminator)]
-        self.isCompleted = content.count >= 2 && content[0] == 0x78 && content[1] == 0x20
+        let first = content.startIndex
+        self.isCompleted = content.count >= 2 && content[first] == 0x78 && content[first + 1] == 0x20
     }
 }
 
