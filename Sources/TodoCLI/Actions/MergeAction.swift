@@ -70,7 +70,9 @@ enum MergeAction {
         }
         let attributesPath = root + "/.gitattributes"
         let wanted = ["todo.txt merge=todotxt", "done.txt merge=todotxt"]
-        try FileAccess.update(attributesPath, createIfMissing: true, lockTimeout: invocation.lockTimeout) { current throws(CLIError) in
+        // Written safely but without the writers' lock: its lock file would be left in the work tree,
+        // an untracked `..gitattributes.lock` for the user to commit by mistake.
+        try FileAccess.updateHoldingLock(attributesPath, createIfMissing: true) { current throws(CLIError) in
             var document = TodoDocument(bytes: current)
             let present = Set((0..<document.lineCount).map { document.text(at: $0) })
             for line in wanted where !present.contains(line) { document.appendLine(Array(line.utf8)) }
