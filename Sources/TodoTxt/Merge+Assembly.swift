@@ -171,6 +171,33 @@ struct MergeSide {
     var hasCompletedTask: Bool { (0..<document.lineCount).contains { document.isCompletedLine($0) } }
 }
 
+/// Whether two lines hold the same bytes: lengths first, then eight bytes at a time.
+///
+/// The merge compares whole lines of the three inputs constantly; this keeps that a few loads per
+/// line instead of a generic element-by-element comparison.
+@inline(__always)
+func sameBytes(_ first: ArraySlice<UInt8>, _ second: ArraySlice<UInt8>) -> Bool {
+    guard first.count == second.count else { return false }
+    return first.withUnsafeBufferPointer { left in
+        second.withUnsafeBufferPointer { right in
+            guard let a = left.baseAddress, let b = right.baseAddress, a != b else { return true }
+            let count = left.count
+            let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b)
+            var index = 0
+            while index + 8 <= count {
+                if rawA.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    != rawB.loadUnaligned(fromByteOffset: index, as: UInt64.self) { return false }
+                index += 8
+            }
+            while index < count {
+                if a[index] != b[index] { return false }
+                index += 1
+            }
+            return true
+        }
+    }
+}
+
 /// One line of the result; a nil terminator means "the result's dominant one".
 struct MergeLine {
     var content: ArraySlice<UInt8>

@@ -28,7 +28,7 @@ struct ThreeWayMerger {
             units.append(decideOurs(line, ours.keys[line], baseIndex: baseIndex, theirsIndex: theirsIndex))
             // Not an anchor for THEIRS' lines: new here, and THEIRS lacks it or holds another version
             // (a uid both sides created), which is placed on its own.
-            onlyOurs.append(baseIndex == nil && (theirsIndex.map { theirs.content($0) != ours.content(line) } ?? true))
+            onlyOurs.append(baseIndex == nil && (theirsIndex.map { !sameBytes(theirs.content($0), ours.content(line)) } ?? true))
         }
         var fates: [OtherLineFate] = []
         fates.reserveCapacity(theirs.document.lineCount)
@@ -51,7 +51,7 @@ struct ThreeWayMerger {
         let uid: String? = if case .uid(let value) = key { value } else { nil }
         guard let baseIndex else {
             // – A –, – A A (once), – A B (a uid both sides created: both kept, THEIRS' placed later).
-            if let theirsIndex, theirs.content(theirsIndex) != mine {
+            if let theirsIndex, !sameBytes(theirs.content(theirsIndex), mine) {
                 reports.append(MergeReport(kind: .duplicateUIDAdded, uid: uid, text: lossyString(mine), fields: []))
             }
             return keep
@@ -59,13 +59,13 @@ struct ThreeWayMerger {
         let original = base.content(baseIndex)
         guard let theirsIndex else {
             // X X – removed; X A – kept and reported.
-            if mine == original { return nil }
+            if sameBytes(mine, original) { return nil }
             reports.append(MergeReport(kind: .keptEditedDeletedByThem, uid: uid, text: lossyString(mine), fields: []))
             return keep
         }
         let other = theirs.content(theirsIndex)
-        if mine == other || other == original { return keep }
-        if mine == original { return MergeUnit(line: other, terminator: terminator) }
+        if sameBytes(mine, other) || sameBytes(other, original) { return keep }
+        if sameBytes(mine, original) { return MergeUnit(line: other, terminator: terminator) }
         return fieldMerge(uid: uid, base: original, ours: mine, theirs: other, terminator: terminator)
     }
 
@@ -103,13 +103,13 @@ struct ThreeWayMerger {
         let uid: String? = if case .uid(let value) = key { value } else { nil }
         if let oursIndex {
             // Every key both sides hold is in the result; – A B also keeps THEIRS' version.
-            if baseIndex == nil && ours.content(oursIndex) != other {
+            if baseIndex == nil && !sameBytes(ours.content(oursIndex), other) {
                 return .placed(MergeUnit(line: other, terminator: nil))
             }
             return .matched(oursIndex)
         }
         guard let baseIndex else { return .placed(MergeUnit(line: other, terminator: nil)) }
-        if base.content(baseIndex) == other { return .dropped }
+        if sameBytes(base.content(baseIndex), other) { return .dropped }
         reports.append(MergeReport(kind: .keptEditedDeletedByUs, uid: uid, text: lossyString(other), fields: []))
         return .placed(MergeUnit(line: other, terminator: nil))
     }

@@ -27,7 +27,7 @@ struct TwoWayMerger {
             if let copyIndex = file.match(index, in: copy, self.index) {
                 onlyFile.append(false)
                 let other = copy.content(copyIndex)
-                if mine == other {
+                if sameBytes(mine, other) {
                     units.append(MergeUnit(line: mine, terminator: terminator))
                 } else {
                     units.append(merge(key: key, file: mine, copy: other, terminator: terminator))
