@@ -9,57 +9,198 @@ enum MergeKey: Hashable {
     case text([UInt8], Int)
 }
 
+/// Which line of each input holds each key, for two or three inputs at once.
+///
+/// Every line of every input is hashed exactly once, into one table shared by all inputs: the table
+/// maps a key to an entry, and the entry records, for each input, the line holding that key (keys are
+/// unique within an input: a uid has one owner, and text keys count occurrences). Lookups during the
+/// merge are then array reads, not hash lookups.
+struct MergeIndex {
+    /// The inputs' numbers: BASE, OURS, THEIRS for the three-way merge; the file and the copy for the
+    /// two-way merge.
+    let sideCount: Int
+    /// `entry * sideCount + side` → the line of `side` holding the entry's key, or -1.
+    private var slots: [Int32] = []
+    private var entryOfKey: [MergeKey: Int] = [:]
+
+    init(sideCount: Int, capacity: Int) {
+        self.sideCount = sideCount
+        slots.reserveCapacity(capacity * sideCount)
+        entryOfKey.reserveCapacity(capacity)
+    }
+
+    private var entryCount: Int { slots.count / sideCount }
+
+    /// The entry of `key` (created if new), with the line `side` already had for it, if any.
+    /// One hash of `key`.
+    mutating func entry(for key: MergeKey, side: Int) -> (entry: Int, previous: Int?) {
+        let fresh = entryCount
+        let entry = MergeIndex.insertingDefault(&entryOfKey[key, default: fresh])
+        if entry == fresh { slots.append(contentsOf: repeatElement(-1, count: sideCount)) }
+        let previous = slots[entry * sideCount + side]
+        return (entry, previous < 0 ? nil : Int(previous))
+    }
+
+    /// Reads a value through the dictionary's `default:` modify accessor, which inserts the default
+    /// when the key is absent: a lookup and an insertion for the price of one hash.
+    private static func insertingDefault(_ value: inout Int) -> Int { value }
+
+    /// Records `line` of `side` as the holder of `entry`'s key.
+    mutating func set(entry: Int, side: Int, line: Int) {
+        slots[entry * sideCount + side] = Int32(truncatingIfNeeded: line)
+    }
+
+    /// The line of `side` holding `entry`'s key, if any.
+    func line(entry: Int, side: Int) -> Int? {
+        let line = slots[entry * sideCount + side]
+        return line < 0 ? nil : Int(line)
+    }
+}
+
 /// One input file, indexed for matching.
 struct MergeSide {
     let document: TodoDocument
     /// The key of each line, by 0-based line index.
     let keys: [MergeKey]
-    /// The line holding each key.
-    let lineOfKey: [MergeKey: Int]
+    /// The `MergeIndex` entry of each line.
+    let entries: [Int]
+    /// This input's number in the `MergeIndex`.
+    let side: Int
 
-    /// Indexes `document`: one parse of each line's header and tags. O(n) expected.
-    init(_ document: TodoDocument) {
+    /// Indexes `document` as input `side` of `index`: one scan of each line for its uid (no other
+    /// field is parsed) and one hash per line. O(n) expected.
+    init(_ document: TodoDocument, side: Int, index: inout MergeIndex) {
         self.document = document
+        self.side = side
         let count = document.lineCount
-        var uids: [String?] = Array(repeating: nil, count: count)
-        var holders: [String: [Int]] = [:]
-        var completed: [Bool] = Array(repeating: false, count: count)
-        for index in 0..<count {
-            let item = document.item(at: index)
-            guard let uid = item.uid else { continue }
-            uids[index] = uid
-            completed[index] = item.isCompleted
-            holders[uid, default: []].append(index)
-        }
-        var owners: [String: Int] = [:]
-        for (uid, lines) in holders {
-            if lines.count == 1 { owners[uid] = lines[0]; continue }
-            let done = lines.filter { completed[$0] }
-            owners[uid] = done.count == 1 ? done[0] : lines[0]
-        }
-        var occurrences: [[UInt8]: Int] = [:]
         var keys: [MergeKey] = []
         keys.reserveCapacity(count)
-        var lineOfKey: [MergeKey: Int] = [:]
-        lineOfKey.reserveCapacity(count)
-        for index in 0..<count {
-            let key: MergeKey
-            if let uid = uids[index], owners[uid] == index {
-                key = .uid(uid)
-            } else {
-                let bytes = Array(document.content(at: index))
-                let occurrence = occurrences[bytes, default: 0]
-                occurrences[bytes] = occurrence + 1
-                key = .text(bytes, occurrence)
+        var entries: [Int] = []
+        entries.reserveCapacity(count)
+        // uid → every line holding it, for the (rare) uids held by more than one line.
+        var holders: [String: [Int]] = [:]
+        var occurrences: [[UInt8]: Int] = [:]
+        document.withLineBuffers { line, buffer in
+            if let uid = MergeSide.uid(of: buffer) {
+                let key = MergeKey.uid(uid)
+                let (entry, previous) = index.entry(for: key, side: side)
+                keys.append(key)
+                entries.append(entry)
+                if let previous {
+                    holders[uid, default: [previous]].append(line)
+                } else {
+                    index.set(entry: entry, side: side, line: line)
+                }
+                return
             }
+            let bytes = Array(buffer)
+            let occurrence = occurrences[bytes, default: 0]
+            occurrences[bytes] = occurrence + 1
+            let key = MergeKey.text(bytes, occurrence)
+            let entry = index.entry(for: key, side: side).entry
+            index.set(entry: entry, side: side, line: line)
             keys.append(key)
-            lineOfKey[key] = index
+            entries.append(entry)
+        }
+        // A uid held by several lines: its owner (format.md section 4: the only completed holder, else
+        // the first) keeps the uid key; the others match by bytes, occurrence by occurrence. Lines with
+        // equal bytes hold the same uid, so these occurrences are counted among the holders alone.
+        for lines in holders.values {
+            let done = lines.filter { document.isCompletedLine($0) }
+            let owner = done.count == 1 ? done[0] : lines[0]
+            index.set(entry: entries[owner], side: side, line: owner)
+            var seen: [[UInt8]: Int] = [:]
+            for line in lines where line != owner {
+                let bytes = Array(document.content(at: line))
+                let occurrence = seen[bytes, default: 0]
+                seen[bytes] = occurrence + 1
+                let key = MergeKey.text(bytes, occurrence)
+                let entry = index.entry(for: key, side: side).entry
+                index.set(entry: entry, side: side, line: line)
+                keys[line] = key
+                entries[line] = entry
+            }
         }
         self.keys = keys
-        self.lineOfKey = lineOfKey
+        self.entries = entries
     }
 
-    func content(_ index: Int) -> [UInt8] { Array(document.content(at: index)) }
+    /// The line's uid, exactly as `TodoItem(line).uid` reads it (the first `uid:` tag's value, else the
+    /// first `uuid:` tag's), without parsing any other field.
+    ///
+    /// Instead of splitting every word, it jumps from colon to colon (eight bytes at a time) and looks
+    /// only at words that start with `uid:` or `uuid:`. That a word starts there is decided looking
+    /// backwards: at the start of the line, or right after a whitespace sequence. This agrees with the
+    /// forward word split because no whitespace sequence can start inside another (their later bytes are
+    /// UTF-8 continuation bytes, which never start one). Header tokens (`x`, `(A)`, dates) hold no
+    /// colon, so the line's header needs no parsing either.
+    static func uid(of line: UnsafeBufferPointer<UInt8>) -> String? {
+        var uuid: String?
+        let end = line.count
+        var colon = 0
+        while let found = nextColon(in: line, from: colon) {
+            colon = found + 1
+            let start: Int
+            let isUID: Bool
+            if found >= 3 && line[found - 3] == 0x75 && line[found - 2] == 0x69 && line[found - 1] == 0x64
+                && startsWord(line, at: found - 3) {
+                start = found - 3
+                isUID = true
+            } else if uuid == nil && found >= 4 && line[found - 4] == 0x75 && line[found - 3] == 0x75
+                        && line[found - 2] == 0x69 && line[found - 1] == 0x64 && startsWord(line, at: found - 4) {
+                start = found - 4
+                isUID = false
+            } else {
+                continue
+            }
+            var wordEnd = found + 1
+            while wordEnd < end && ByteScanning.whitespaceLength(line, at: wordEnd) == 0 { wordEnd += 1 }
+            guard let tagColon = TodoItem.tagColon(line, start, wordEnd), tagColon == found else { continue }
+            let value = lossyString(UnsafeBufferPointer(rebasing: line[(found + 1)..<wordEnd]))
+            if isUID { return value }
+            uuid = value
+        }
+        return uuid
+    }
+
+    /// Whether a word starts at `index`: the line's start, or right after a whitespace sequence.
+    @inline(__always)
+    static func startsWord(_ line: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        if index == 0 { return true }
+        if ByteScanning.whitespaceLength(line, at: index - 1) == 1 { return true }
+        if index >= 2 && ByteScanning.whitespaceLength(line, at: index - 2) == 2 { return true }
+        return index >= 3 && ByteScanning.whitespaceLength(line, at: index - 3) == 3
+    }
+
+    /// The index of the next `:` at or after `from`, testing eight bytes at a time.
+    @inline(__always)
+    static func nextColon(in line: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard let base = line.baseAddress else { return nil }
+        let raw = UnsafeRawPointer(base)
+        let count = line.count
+        var index = from
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let colons: UInt64 = 0x3A3A_3A3A_3A3A_3A3A
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ colons
+            let zeros = (word &- ones) & ~word & highs
+            // The lowest flagged byte is exact (borrows only run upwards); the first byte is the lowest.
+            if zeros != 0 { return index + zeros.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < count {
+            if base[index] == 0x3A { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The entry's line on `other`, if `other` holds this line's key.
+    func match(_ line: Int, in other: MergeSide, _ index: MergeIndex) -> Int? {
+        index.line(entry: entries[line], side: other.side)
+    }
+
+    func content(_ index: Int) -> ArraySlice<UInt8> { document.content(at: index) }
 
     /// Whether the file is stably partitioned: no open line (task or blank) after a completed task.
     var isPartitioned: Bool {
@@ -74,9 +215,36 @@ struct MergeSide {
     var hasCompletedTask: Bool { (0..<document.lineCount).contains { document.isCompletedLine($0) } }
 }
 
+/// Whether two lines hold the same bytes: lengths first, then eight bytes at a time.
+///
+/// The merge compares whole lines of the three inputs constantly; this keeps that a few loads per
+/// line instead of a generic element-by-element comparison.
+@inline(__always)
+func sameBytes(_ first: ArraySlice<UInt8>, _ second: ArraySlice<UInt8>) -> Bool {
+    guard first.count == second.count else { return false }
+    return first.withUnsafeBufferPointer { left in
+        second.withUnsafeBufferPointer { right in
+            guard let a = left.baseAddress, let b = right.baseAddress, a != b else { return true }
+            let count = left.count
+            let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b)
+            var index = 0
+            while index + 8 <= count {
+                if rawA.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    != rawB.loadUnaligned(fromByteOffset: index, as: UInt64.self) { return false }
+                index += 8
+            }
+            while index < count {
+                if a[index] != b[index] { return false }
+                index += 1
+            }
+            return true
+        }
+    }
+}
+
 /// One line of the result; a nil terminator means "the result's dominant one".
 struct MergeLine {
-    var content: [UInt8]
+    var content: ArraySlice<UInt8>
     var terminator: LineTerminator?
 }
 
@@ -93,9 +261,10 @@ struct MergeUnit {
     }
 
     /// A single line; completed iff it starts with `x `.
-    init(line content: [UInt8], terminator: LineTerminator?) {
+    init(line content: ArraySlice<UInt8>, terminator: LineTerminator?) {
         self.lines = [MergeLine(content: content, terminator: terminator)]
-        self.isCompleted = content.count >= 2 && content[0] == 0x78 && content[1] == 0x20
+        let first = content.startIndex
+        self.isCompleted = content.count >= 2 && content[first] == 0x78 && content[first + 1] == 0x20
     }
 }
 

@@ -3,14 +3,17 @@ struct ThreeWayMerger {
     let base: MergeSide
     let ours: MergeSide
     let theirs: MergeSide
+    let index: MergeIndex
     let markerSize: Int
     var conflicts: [MergeConflict] = []
     var reports: [MergeReport] = []
 
-    init(base: MergeSide, ours: MergeSide, theirs: MergeSide, markerSize: Int) {
-        self.base = base
-        self.ours = ours
-        self.theirs = theirs
+    init(base: TodoDocument, ours: TodoDocument, theirs: TodoDocument, markerSize: Int) {
+        var index = MergeIndex(sideCount: 3, capacity: base.lineCount + ours.lineCount + theirs.lineCount)
+        self.base = MergeSide(base, side: 0, index: &index)
+        self.ours = MergeSide(ours, side: 1, index: &index)
+        self.theirs = MergeSide(theirs, side: 2, index: &index)
+        self.index = index
         self.markerSize = markerSize
     }
 
@@ -20,19 +23,18 @@ struct ThreeWayMerger {
         units.reserveCapacity(oursCount)
         var onlyOurs: [Bool] = []
         onlyOurs.reserveCapacity(oursCount)
-        for index in 0..<oursCount {
-            let key = ours.keys[index]
-            units.append(decideOurs(index, key))
+        for line in 0..<oursCount {
+            let baseIndex = ours.match(line, in: base, index), theirsIndex = ours.match(line, in: theirs, index)
+            units.append(decideOurs(line, ours.keys[line], baseIndex: baseIndex, theirsIndex: theirsIndex))
             // Not an anchor for THEIRS' lines: new here, and THEIRS lacks it or holds another version
             // (a uid both sides created), which is placed on its own.
-            let theirsIndex = theirs.lineOfKey[key]
-            onlyOurs.append(base.lineOfKey[key] == nil
-                            && (theirsIndex.map { theirs.content($0) != ours.content(index) } ?? true))
+            onlyOurs.append(baseIndex == nil && (theirsIndex.map { !sameBytes(theirs.content($0), ours.content(line)) } ?? true))
         }
         var fates: [OtherLineFate] = []
         fates.reserveCapacity(theirs.document.lineCount)
-        for index in 0..<theirs.document.lineCount {
-            fates.append(decideTheirs(index, theirs.keys[index]))
+        for line in 0..<theirs.document.lineCount {
+            fates.append(decideTheirs(line, theirs.keys[line], baseIndex: theirs.match(line, in: base, index),
+                                      oursIndex: theirs.match(line, in: ours, index)))
         }
         let assembler = MergeAssembler(first: units, onlyFirst: onlyOurs, otherFates: fates)
         let sorted = ours.isPartitioned && (ours.hasCompletedTask || (base.hasCompletedTask && base.isPartitioned))
@@ -42,53 +44,53 @@ struct ThreeWayMerger {
     }
 
     /// The table's row for a line of OURS (nil: removed).
-    mutating func decideOurs(_ index: Int, _ key: MergeKey) -> MergeUnit? {
+    mutating func decideOurs(_ index: Int, _ key: MergeKey, baseIndex: Int?, theirsIndex: Int?) -> MergeUnit? {
         let mine = ours.content(index)
         let terminator = ours.document.terminator(at: index)
         let keep = MergeUnit(line: mine, terminator: terminator)
         let uid: String? = if case .uid(let value) = key { value } else { nil }
-        guard let baseIndex = base.lineOfKey[key] else {
+        guard let baseIndex else {
             // – A –, – A A (once), – A B (a uid both sides created: both kept, THEIRS' placed later).
-            if let theirsIndex = theirs.lineOfKey[key], theirs.content(theirsIndex) != mine {
+            if let theirsIndex, !sameBytes(theirs.content(theirsIndex), mine) {
                 reports.append(MergeReport(kind: .duplicateUIDAdded, uid: uid, text: lossyString(mine), fields: []))
             }
             return keep
         }
         let original = base.content(baseIndex)
-        guard let theirsIndex = theirs.lineOfKey[key] else {
+        guard let theirsIndex else {
             // X X – removed; X A – kept and reported.
-            if mine == original { return nil }
+            if sameBytes(mine, original) { return nil }
             reports.append(MergeReport(kind: .keptEditedDeletedByThem, uid: uid, text: lossyString(mine), fields: []))
             return keep
         }
         let other = theirs.content(theirsIndex)
-        if mine == other || other == original { return keep }
-        if mine == original { return MergeUnit(line: other, terminator: terminator) }
+        if sameBytes(mine, other) || sameBytes(other, original) { return keep }
+        if sameBytes(mine, original) { return MergeUnit(line: other, terminator: terminator) }
         return fieldMerge(uid: uid, base: original, ours: mine, theirs: other, terminator: terminator)
     }
 
     /// X A B: merge field by field, or leave a conflict block.
-    mutating func fieldMerge(uid: String?, base original: [UInt8], ours mine: [UInt8], theirs other: [UInt8],
-                             terminator: LineTerminator) -> MergeUnit {
-        let oursItem = TodoItem(mine[...]), theirsItem = TodoItem(other[...])
+    mutating func fieldMerge(uid: String?, base original: ArraySlice<UInt8>, ours mine: ArraySlice<UInt8>,
+                             theirs other: ArraySlice<UInt8>, terminator: LineTerminator) -> MergeUnit {
+        let oursItem = TodoItem(mine), theirsItem = TodoItem(other)
         let oursFields = MergeFields(oursItem)
-        let (target, unresolved) = MergeFields.threeWay(base: MergeFields(TodoItem(original[...])),
+        let (target, unresolved) = MergeFields.threeWay(base: MergeFields(TodoItem(original)),
                                                         ours: oursFields, theirs: MergeFields(theirsItem))
         var fields = unresolved
         if unresolved.isEmpty {
             let carrier = target.description == oursFields.description ? oursItem : theirsItem
             if let merged = carrier.rewritten(toMatch: target) {
-                let changed = MergeFields.changedFields(from: MergeFields(TodoItem(original[...])), to: target)
+                let changed = MergeFields.changedFields(from: MergeFields(TodoItem(original)), to: target)
                 reports.append(MergeReport(kind: .fieldsMerged, uid: uid, text: lossyString(merged), fields: changed))
-                return MergeUnit(line: merged, terminator: terminator)
+                return MergeUnit(line: merged[...], terminator: terminator)
             }
             fields = [.line]
         }
-        conflicts.append(MergeConflict(uid: uid, base: original, ours: mine, theirs: other, fields: fields))
+        conflicts.append(MergeConflict(uid: uid, base: Array(original), ours: Array(mine), theirs: Array(other), fields: fields))
         reports.append(MergeReport(kind: .conflict, uid: uid, text: lossyString(mine), fields: fields))
         func marker(_ character: UInt8, _ label: String) -> MergeLine {
             let bytes = Array(repeating: character, count: markerSize) + (label.isEmpty ? [] : [0x20] + Array(label.utf8))
-            return MergeLine(content: bytes, terminator: nil)
+            return MergeLine(content: bytes[...], terminator: nil)
         }
         return MergeUnit([marker(0x3C, "ours"), MergeLine(content: mine, terminator: nil), marker(0x3D, ""),
                           MergeLine(content: other, terminator: nil), marker(0x3E, "theirs")],
@@ -96,18 +98,18 @@ struct ThreeWayMerger {
     }
 
     /// A line of THEIRS: an anchor if OURS has it, else the table's rows for lines OURS lacks.
-    mutating func decideTheirs(_ index: Int, _ key: MergeKey) -> OtherLineFate {
+    mutating func decideTheirs(_ index: Int, _ key: MergeKey, baseIndex: Int?, oursIndex: Int?) -> OtherLineFate {
         let other = theirs.content(index)
         let uid: String? = if case .uid(let value) = key { value } else { nil }
-        if let oursIndex = ours.lineOfKey[key] {
+        if let oursIndex {
             // Every key both sides hold is in the result; – A B also keeps THEIRS' version.
-            if base.lineOfKey[key] == nil && ours.content(oursIndex) != other {
+            if baseIndex == nil && !sameBytes(ours.content(oursIndex), other) {
                 return .placed(MergeUnit(line: other, terminator: nil))
             }
             return .matched(oursIndex)
         }
-        guard let baseIndex = base.lineOfKey[key] else { return .placed(MergeUnit(line: other, terminator: nil)) }
-        if base.content(baseIndex) == other { return .dropped }
+        guard let baseIndex else { return .placed(MergeUnit(line: other, terminator: nil)) }
+        if sameBytes(base.content(baseIndex), other) { return .dropped }
         reports.append(MergeReport(kind: .keptEditedDeletedByUs, uid: uid, text: lossyString(other), fields: []))
         return .placed(MergeUnit(line: other, terminator: nil))
     }

@@ -2,12 +2,15 @@
 struct TwoWayMerger {
     let file: MergeSide
     let copy: MergeSide
+    let index: MergeIndex
     let doneUIDs: Set<String>
     var reports: [MergeReport] = []
 
-    init(file: MergeSide, copy: MergeSide, doneUIDs: Set<String>) {
-        self.file = file
-        self.copy = copy
+    init(file: TodoDocument, copy: TodoDocument, doneUIDs: Set<String>) {
+        var index = MergeIndex(sideCount: 2, capacity: file.lineCount + copy.lineCount)
+        self.file = MergeSide(file, side: 0, index: &index)
+        self.copy = MergeSide(copy, side: 1, index: &index)
+        self.index = index
         self.doneUIDs = doneUIDs
     }
 
@@ -21,10 +24,10 @@ struct TwoWayMerger {
             let key = file.keys[index]
             let mine = file.content(index)
             let terminator = file.document.terminator(at: index)
-            if let copyIndex = copy.lineOfKey[key] {
+            if let copyIndex = file.match(index, in: copy, self.index) {
                 onlyFile.append(false)
                 let other = copy.content(copyIndex)
-                if mine == other {
+                if sameBytes(mine, other) {
                     units.append(MergeUnit(line: mine, terminator: terminator))
                 } else {
                     units.append(merge(key: key, file: mine, copy: other, terminator: terminator))
@@ -38,12 +41,12 @@ struct TwoWayMerger {
         fates.reserveCapacity(copy.document.lineCount)
         for index in 0..<copy.document.lineCount {
             let key = copy.keys[index]
-            if let fileIndex = file.lineOfKey[key] {
+            if let fileIndex = copy.match(index, in: file, self.index) {
                 fates.append(.matched(fileIndex))
                 continue
             }
             let other = copy.content(index)
-            let item = TodoItem(other[...])
+            let item = TodoItem(other)
             if case .uid(let uid) = key, doneUIDs.contains(uid) {
                 reports.append(MergeReport(kind: .notResurrected, uid: uid, text: lossyString(other), fields: []))
                 fates.append(.dropped)
@@ -62,9 +65,10 @@ struct TwoWayMerger {
     }
 
     /// Two versions of one uid: merged, or the one further along plus the other marked.
-    mutating func merge(key: MergeKey, file mine: [UInt8], copy other: [UInt8], terminator: LineTerminator) -> MergeUnit {
+    mutating func merge(key: MergeKey, file mine: ArraySlice<UInt8>, copy other: ArraySlice<UInt8>,
+                        terminator: LineTerminator) -> MergeUnit {
         let uid: String? = if case .uid(let value) = key { value } else { nil }
-        let fileItem = TodoItem(mine[...]), copyItem = TodoItem(other[...])
+        let fileItem = TodoItem(mine), copyItem = TodoItem(other)
         // Completed beats open; equally far along, the file's version leads.
         let copyLeads = copyItem.isCompleted && !fileItem.isCompleted
         let (leader, follower) = copyLeads ? (copyItem, fileItem) : (fileItem, copyItem)
@@ -74,10 +78,10 @@ struct TwoWayMerger {
         if unresolved.isEmpty, let merged {
             let fields = MergeFields.changedFields(from: MergeFields(fileItem), to: target)
             reports.append(MergeReport(kind: .fieldsMerged, uid: uid, text: lossyString(merged), fields: fields))
-            return MergeUnit(line: merged, terminator: terminator)
+            return MergeUnit(line: merged[...], terminator: terminator)
         }
-        let kept = merged ?? Array(leader.content)
-        let marked = follower.settingTag("conflict", to: followerSource)
+        let kept = merged.map { $0[...] } ?? leader.content
+        let marked = follower.settingTag("conflict", to: followerSource)[...]
         reports.append(MergeReport(kind: .keptBothVersions, uid: uid, text: lossyString(kept),
                                    fields: merged == nil ? [.line] : unresolved))
         return MergeUnit([MergeLine(content: kept, terminator: terminator), MergeLine(content: marked, terminator: nil)],

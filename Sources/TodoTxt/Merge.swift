@@ -171,8 +171,7 @@ extension TodoMerge {
         if oursBytes == baseBytes {
             return MergeResult(document: TodoDocument(bytes: theirsBytes), conflicts: [], reports: [])
         }
-        var merger = ThreeWayMerger(base: MergeSide(base), ours: MergeSide(ours), theirs: MergeSide(theirs),
-                                    markerSize: max(1, markerSize))
+        var merger = ThreeWayMerger(base: base, ours: ours, theirs: theirs, markerSize: max(1, markerSize))
         return merger.run()
     }
 
@@ -198,7 +197,7 @@ extension TodoMerge {
         if fileBytes == copy.rendered() {
             return MergeResult(document: TodoDocument(bytes: fileBytes), conflicts: [], reports: [])
         }
-        var merger = TwoWayMerger(file: MergeSide(file), copy: MergeSide(copy), doneUIDs: doneUIDs)
+        var merger = TwoWayMerger(file: file, copy: copy, doneUIDs: doneUIDs)
         return merger.run()
     }
 }
