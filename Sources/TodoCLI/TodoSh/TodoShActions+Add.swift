@@ -72,12 +72,7 @@ extension TodoShActions {
         if ProcessSpawning.kind(of: path) == .characterDevice {
             lineCount = 1
         } else {
-            try context.update(path) { (document: TodoDocument) throws(TodoShExit) -> TodoDocument? in
-                var edited = document
-                edited.appendLine(line)
-                lineCount = edited.lineCount
-                return edited
-            }
+            lineCount = try context.appendLine(path, line)
         }
         context.inform("\(lineCount) \(string(line))")
         context.inform("\(TodoShContext.prefix(of: path)): \(lineCount) added.")

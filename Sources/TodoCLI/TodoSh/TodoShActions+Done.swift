@@ -21,7 +21,7 @@ extension TodoShActions {
                 status = 1
                 continue
             }
-            let result = try editTask(address, usage: usage, context) { line in
+            let result = try editTask(address, usage: usage, context, document: document) { line in
                 let strip = priorityPrefixLength(line) ?? 0
                 var done = [UInt8(ascii: "x"), 0x20] + today + [0x20] + line[strip...]
                 if keepPriority, strip == 4 { done += Array(" pri:".utf8) + [line[1]] }
@@ -55,16 +55,23 @@ extension TodoShActions {
         }
         try context.update(todoPath) { (document: TodoDocument) throws(TodoShExit) -> TodoDocument? in
             var edited = document
-            for index in stride(from: edited.lineCount - 1, through: 0, by: -1) {
-                let line = edited.content(at: index)
-                if line.isEmpty || isDone(line) { edited.removeLine(at: index) }
+            edited.removeLines { line in
+                line.isEmpty || (line.count >= 2 && line[0] == UInt8(ascii: "x") && line[1] == 0x20)
             }
             return edited
         }
         if doneLines.isEmpty {
             context.inform("TODO: \(todoPath) does not contain any done tasks.")
         } else {
-            for line in doneLines { context.inform(string(line)) }
+            if context.settings.verbose > 0 {
+                // One write for all the lines (each as `say` would print it).
+                var output: [UInt8] = []
+                for line in doneLines {
+                    if line.allSatisfy({ $0 < 0x80 }) { output += line } else { output += Array(string(line).utf8) }
+                    output.append(0x0A)
+                }
+                context.sayBytes(output)
+            }
             context.inform("TODO: \(todoPath) archived.")
         }
         return 0

@@ -77,6 +77,72 @@ struct TodoShContext {
         if let failure { throw failure }
     }
 
+    /// Appends one line to `path` as `update` with `TodoDocument.appendLine` would leave the file, but
+    /// by appending (O_APPEND, fsync) under the writers' lock instead of rewriting the whole file:
+    /// the terminator the last line may lack, the line (LFs made spaces), and the file's dominant
+    /// terminator (CRLF when the line ends in CR). Returns the new line count. Whatever goes wrong
+    /// before anything is written falls back to `update`, for its checks and messages.
+    func appendLine(_ path: String, _ content: [UInt8]) throws(TodoShExit) -> Int {
+        let cleaned = content.map { $0 == 0x0A ? 0x20 : $0 }
+        var lineCount: Int?
+        var entered = false
+        do throws(CLIError) {
+            lineCount = try FileAccess.withLock(path) { () throws(CLIError) -> Int? in
+                entered = true
+                let existing = try FileAccess.readIfExists(path) ?? []
+                let facts = TodoShContext.lineFacts(existing)
+                let dominant: [UInt8] = facts.allCRLF ? [0x0D, 0x0A] : [0x0A]
+                var bytes: [UInt8] = []
+                if facts.lastLineUnterminated { bytes += existing.last == 0x0D ? [0x0D, 0x0A] : dominant }
+                bytes += cleaned
+                bytes += cleaned.last == 0x0D ? [0x0D, 0x0A] : dominant
+                do {
+                    _ = try FileSystem().appendDurably(path, bytes, options: AppendOptions(startOnNewLine: false, createIfMissing: true))
+                } catch {
+                    return nil
+                }
+                return facts.lines + 1
+            }
+        } catch {
+            // The lock itself failed: what `update` would have reported.
+            if !entered { throw die("TODO: \(error.message(programName: settings.programName) ?? "write failed")") }
+            lineCount = nil
+        }
+        if let lineCount { return lineCount }
+        var count = 0
+        try update(path) { (document: TodoDocument) throws(TodoShExit) -> TodoDocument? in
+            var edited = document
+            edited.appendLine(content)
+            count = edited.lineCount
+            return edited
+        }
+        return count
+    }
+
+    /// What `TodoDocument(bytes:)` would find, without building it: the line count, whether the last
+    /// line lacks a terminator, and whether every terminated line ends in CRLF (and there is one).
+    static func lineFacts(_ bytes: [UInt8]) -> (lines: Int, lastLineUnterminated: Bool, allCRLF: Bool) {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return (0, false, false) }
+            let begin = buffer.count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF ? 3 : 0
+            var lines = 0
+            var allCRLF = true
+            var sawTerminator = false
+            var start = begin
+            while start < buffer.count {
+                let newline = TodoShListing.Lines.findNewline(base, from: start, count: buffer.count)
+                if newline == buffer.count { break }
+                lines += 1
+                sawTerminator = true
+                if allCRLF && !(newline > start && base[newline - 1] == 0x0D) { allCRLF = false }
+                start = newline + 1
+            }
+            let unterminated = start < buffer.count
+            if unterminated { lines += 1 }
+            return (lines, unterminated, sawTerminator && allCRLF)
+        }
+    }
+
     /// The environment a child (add-on, sort command, final filter, config) sees.
     var childEnvironment: [String: String] {
         var result = settings.exportedEnvironment.isEmpty ? environment : settings.exportedEnvironment
