@@ -296,8 +296,10 @@ func memchrLF(_ pointer: UnsafePointer<UInt8>, _ count: Int) -> UnsafePointer<UI
     let highs: UInt64 = 0x8080_8080_8080_8080
     let pattern: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
     while index + 8 <= count {
-        let word = (raw + index).load(as: UInt64.self) ^ pattern
-        if (word &- ones) & ~word & highs != 0 { break }
+        let word = UInt64(littleEndian: (raw + index).load(as: UInt64.self)) ^ pattern
+        let found = (word &- ones) & ~word & highs
+        // The lowest flagged byte is always a real LF (borrows only propagate upwards).
+        if found != 0 { return pointer + index + found.trailingZeroBitCount / 8 }
         index += 8
     }
     while index < count {

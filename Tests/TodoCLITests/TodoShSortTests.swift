@@ -1,5 +1,6 @@
 import Testing
 @testable import TodoCLI
+import TodoTxt
 
 /// The radix sort behind `ls` against a plain comparison sort with the same definition of the order
 /// (`sort -f -k2` under C collation, ties by number, then raw bytes), on random lines chosen to collide:
@@ -44,5 +45,12 @@ import Testing
             buffer += line
         }
         #expect(TodoShListing.sortedDefault(entries, buffer) == Self.reference(entries, buffer))
+    }
+
+    @Test(arguments: ["", "\n", "a\n\nx b\nc", "\u{FEFF}x a\r\nb\r\n\r\nc\r", "x \nx\nX a\n \n", "a\r\r\nx y\r\nz\n", "\r\n\r\nlast"])
+    func archiveFilterMatchesDocument(text: String) {
+        var document = TodoDocument(bytes: Array(text.utf8))
+        document.removeLines { line in line.isEmpty || (line.count >= 2 && line[0] == 0x78 && line[1] == 0x20) }
+        #expect(TodoShActions.removingEmptyAndDoneLines(Array(text.utf8)) == document.rendered())
     }
 }

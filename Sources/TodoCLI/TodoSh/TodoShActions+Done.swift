@@ -53,13 +53,7 @@ extension TodoShActions {
                 return edited
             }
         }
-        try context.update(todoPath) { (document: TodoDocument) throws(TodoShExit) -> TodoDocument? in
-            var edited = document
-            edited.removeLines { line in
-                line.isEmpty || (line.count >= 2 && line[0] == UInt8(ascii: "x") && line[1] == 0x20)
-            }
-            return edited
-        }
+        try context.updateBytes(todoPath, removingEmptyAndDoneLines)
         if doneLines.isEmpty {
             context.inform("TODO: \(todoPath) does not contain any done tasks.")
         } else {
@@ -75,6 +69,37 @@ extension TodoShActions {
             context.inform("TODO: \(todoPath) archived.")
         }
         return 0
+    }
+
+    /// The file without its empty and `x ` lines, byte for byte what `TodoDocument.removeLines` and
+    /// `rendered()` give (a BOM stays; every other line keeps its own terminator), without parsing
+    /// it into a document: the kept lines are copied as they are.
+    static func removingEmptyAndDoneLines(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.withUnsafeBufferPointer { buffer -> [UInt8] in
+            guard let base = buffer.baseAddress else { return [] }
+            let count = buffer.count
+            let begin = count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF ? 3 : 0
+            var result = [UInt8]()
+            result.reserveCapacity(count)
+            result.append(contentsOf: UnsafeBufferPointer(start: base, count: begin))
+            var start = begin
+            var keptFrom = begin  // the start of the run of kept lines not copied yet
+            while start < count {
+                let newline = TodoShListing.Lines.findNewline(base, from: start, count: count)
+                let end = newline == count ? count : newline + 1
+                // Content: the line without LF or CR LF.
+                var length = newline - start
+                if newline < count && length > 0 && base[newline - 1] == 0x0D { length -= 1 }
+                let remove = length == 0 || (length >= 2 && base[start] == UInt8(ascii: "x") && base[start + 1] == 0x20)
+                if remove {
+                    result.append(contentsOf: UnsafeBufferPointer(start: base + keptFrom, count: start - keptFrom))
+                    keptFrom = end
+                }
+                start = end
+            }
+            result.append(contentsOf: UnsafeBufferPointer(start: base + keptFrom, count: count - keptFrom))
+            return result
+        }
     }
 
     /// Empties (or, without line-number preservation, removes) line `index`; `-n` also squeezes every

@@ -77,6 +77,18 @@ struct TodoShContext {
         if let failure { throw failure }
     }
 
+    /// `update` on the raw bytes: for edits that never need the lines parsed.
+    func updateBytes(_ path: String, _ transform: ([UInt8]) -> [UInt8]?) throws(TodoShExit) {
+        if ProcessSpawning.kind(of: path) == .characterDevice { return }
+        do throws(CLIError) {
+            try FileAccess.update(path, createIfMissing: true) { (old: [UInt8]) throws(CLIError) -> [UInt8]? in
+                transform(old)
+            }
+        } catch {
+            throw die("TODO: \(error.message(programName: settings.programName) ?? "write failed")")
+        }
+    }
+
     /// Appends one line to `path` as `update` with `TodoDocument.appendLine` would leave the file, but
     /// by appending (O_APPEND, fsync) under the writers' lock instead of rewriting the whole file:
     /// the terminator the last line may lack, the line (LFs made spaces), and the file's dominant
