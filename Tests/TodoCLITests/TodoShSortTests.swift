@@ -53,4 +53,14 @@ import TodoTxt
         document.removeLines { line in line.isEmpty || (line.count >= 2 && line[0] == 0x78 && line[1] == 0x20) }
         #expect(TodoShActions.removingEmptyAndDoneLines(Array(text.utf8)) == document.rendered())
     }
+
+    @Test(arguments: ["", "\n", "a", "a\r", "\u{FEFF}", "\u{FEFF}a\r\n", "a\r\nb\r\n", "a\r\nb\n", "a\nb\r\nc",
+                      String(repeating: "x 1234567890 +p @c\n", count: 50) + "tail\r"])
+    func appendFactsMatchDocument(text: String) {
+        let document = TodoDocument(bytes: Array(text.utf8))
+        let facts = TodoShContext.lineFacts(Array(text.utf8))
+        #expect(facts.lines == document.lineCount)
+        #expect(facts.lastLineUnterminated == (document.lineCount > 0 && !document.endsWithTerminator))
+        #expect(facts.allCRLF == (document.dominantTerminator == .crlf))
+    }
 }

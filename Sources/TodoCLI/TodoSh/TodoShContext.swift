@@ -136,23 +136,47 @@ struct TodoShContext {
     static func lineFacts(_ bytes: [UInt8]) -> (lines: Int, lastLineUnterminated: Bool, allCRLF: Bool) {
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return (0, false, false) }
-            let begin = buffer.count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF ? 3 : 0
-            var lines = 0
-            var allCRLF = true
-            var sawTerminator = false
+            let count = buffer.count
+            let begin = count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF ? 3 : 0
+            let newlines = countNewlines(base + begin, count - begin)
+            let unterminated = count > begin && base[count - 1] != 0x0A
+            // CRLF wins only if no LF lacks its CR; the first LF usually settles it.
+            var allCRLF = newlines > 0
             var start = begin
-            while start < buffer.count {
-                let newline = TodoShListing.Lines.findNewline(base, from: start, count: buffer.count)
-                if newline == buffer.count { break }
-                lines += 1
-                sawTerminator = true
-                if allCRLF && !(newline > start && base[newline - 1] == 0x0D) { allCRLF = false }
+            while allCRLF && start < count {
+                let newline = TodoShListing.Lines.findNewline(base, from: start, count: count)
+                if newline == count { break }
+                if !(newline > start && base[newline - 1] == 0x0D) { allCRLF = false }
                 start = newline + 1
             }
-            let unterminated = start < buffer.count
-            if unterminated { lines += 1 }
-            return (lines, unterminated, sawTerminator && allCRLF)
+            return (newlines + (unterminated ? 1 : 0), unterminated, allCRLF)
         }
+    }
+
+    /// The number of LF bytes in `count` bytes at `base`: 32 bytes a step, exact per-byte tests.
+    static func countNewlines(_ base: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        let raw = UnsafeRawPointer(base)
+        let pattern: UInt64 = 0x0A0A_0A0A_0A0A_0A0A, low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        @inline(__always) func lineFeeds(_ offset: Int) -> Int {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) ^ pattern
+            // A byte's high bit ends up set exactly when the byte was LF (now zero).
+            return (~(((word & low) &+ low) | word) & ~low).nonzeroBitCount
+        }
+        var total = 0
+        var index = 0
+        while index + 32 <= count {
+            total &+= lineFeeds(index) &+ lineFeeds(index + 8) &+ lineFeeds(index + 16) &+ lineFeeds(index + 24)
+            index += 32
+        }
+        while index + 8 <= count {
+            total &+= lineFeeds(index)
+            index += 8
+        }
+        while index < count {
+            if base[index] == 0x0A { total += 1 }
+            index += 1
+        }
+        return total
     }
 
     /// The environment a child (add-on, sort command, final filter, config) sees.
