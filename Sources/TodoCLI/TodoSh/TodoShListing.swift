@@ -574,10 +574,11 @@ enum TodoShListing {
         }
 
         /// The exact order: folded text (shorter first when one is a prefix), number, raw text, index.
-        func precedes(_ left: Int, _ right: Int) -> Bool {
+        /// `from`: the chunks before it are known to be equal.
+        func precedes(_ left: Int, _ right: Int, from: Int = 0) -> Bool {
             let a = entries[left], b = entries[right]
             let longest = max(a.length, b.length)
-            var depth = 0
+            var depth = from
             while depth &* 8 < longest {
                 let x = chunk(a, depth: depth), y = chunk(b, depth: depth)
                 if x != y { return x < y }
@@ -611,10 +612,6 @@ enum TodoShListing {
             var work: [(low: Int, high: Int, depth: Int)] = [(0, count, 0)]
             while let (low, high, depth) = work.popLast() {
                 let size = high - low
-                if size <= 24 {
-                    insertionSort(keys + low, size)
-                    continue
-                }
                 var exhausted = true
                 let used = (depth + 1) * 8
                 for position in low..<high {
@@ -624,6 +621,10 @@ enum TodoShListing {
                         keys[position].chunk = chunk(entries[keys[position].index], depth: depth)
                     }
                     if keys[position].cappedLength > used { exhausted = false }
+                }
+                if size <= 24 {
+                    insertionSort(keys + low, size, depth: depth)
+                    continue
                 }
                 if size < 512 {
                     var run = UnsafeMutableBufferPointer(start: keys + low, count: size)
@@ -642,7 +643,7 @@ enum TodoShListing {
                         if exhausted {
                             var run = UnsafeMutableBufferPointer(start: keys + start, count: end - start)
                             run.sort {
-                                precedes($0.index, $1.index)
+                                precedes($0.index, $1.index, from: depth + 1)
                             }
                         } else {
                             work.append((start, end, depth + 1))
@@ -654,13 +655,18 @@ enum TodoShListing {
             return (0..<count).map { keys[$0].index }
         }
 
-        func insertionSort(_ keys: UnsafeMutablePointer<Key>, _ count: Int) {
+        /// Keys sharing their first `depth` chunks, with chunk `depth` filled in: by that chunk, then exactly.
+        func insertionSort(_ keys: UnsafeMutablePointer<Key>, _ count: Int, depth: Int) {
             guard count > 1 else { return }
             for position in 1..<count {
                 let key = keys[position]
                 var hole = position
-                while hole > 0 && precedes(key.index, keys[hole - 1].index) {
-                    keys[hole] = keys[hole - 1]
+                while hole > 0 {
+                    let other = keys[hole - 1]
+                    let before = key.chunk != other.chunk
+                        ? key.chunk < other.chunk : precedes(key.index, other.index, from: depth + 1)
+                    if !before { break }
+                    keys[hole] = other
                     hole -= 1
                 }
                 keys[hole] = key
