@@ -135,6 +135,7 @@ private struct TodoShBench {
 
     func cleanUp() {
         for name in ["todo/todo.txt", "todo/done.txt", "todo/report.txt", "todo/todo.txt.bak",
+                     "todo/.todo.txt.lock", "todo/.done.txt.lock", "todo/.report.txt.lock",
                      "home/.todo/config", "bin/todo.sh", "out-ours", "out-genuine"] {
             unlink(root + "/" + name)
         }
