@@ -232,6 +232,16 @@ public struct TodoDocument: Sendable {
         records.remove(at: index)
     }
 
+    /// Removes every line whose content `shouldRemove` accepts, in one pass: the same result as
+    /// `removeLine(at:)` for each of them, in O(lines) instead of O(lines²). No other line changes.
+    public mutating func removeLines(where shouldRemove: (UnsafeBufferPointer<UInt8>) -> Bool) {
+        records = storage.withUnsafeBufferPointer { buffer in
+            records.filter { record in
+                !shouldRemove(UnsafeBufferPointer(rebasing: buffer[record.start..<(record.start + record.length)]))
+            }
+        }
+    }
+
     /// Reorders lines: `order` is a permutation of `0..<lineCount`, the new line i being old line
     /// `order[i]`. Terminators travel with their lines; afterwards every line but the last has one (a
     /// line that had none gets the dominant one) and the file ends with a terminator iff it did before,

@@ -74,19 +74,15 @@ extension TodoShActions {
             lineCount = 1
         } else {
             let settings = context.settings
-            let done = settings.uidOnAdd ? context.document(settings.doneFile) : nil
-            try context.update(path) { (document: TodoDocument) throws(TodoShExit) -> TodoDocument? in
-                var edited = document
-                if let done {
-                    var generator = SystemRandomNumberGenerator()
-                    let uid = UID.generate(using: &generator, unusedIn: document, and: done)
-                    line = TodoItem.newTaskLine(newTaskLine(text, settings, today: context.clock.today),
-                                                creationDate: nil, uid: uid)
-                }
-                edited.appendLine(line)
-                lineCount = edited.lineCount
-                return edited
+            if settings.uidOnAdd {
+                // Unused in the todo and done files as they are now; a uid is 6 random characters,
+                // so a concurrent add drawing the same one is not a practical concern.
+                var generator = SystemRandomNumberGenerator()
+                let uid = UID.generate(using: &generator, unusedIn: context.document(path),
+                                       and: context.document(settings.doneFile))
+                line = TodoItem.newTaskLine(line, creationDate: nil, uid: uid)
             }
+            lineCount = try context.appendLine(path, line)
         }
         context.inform("\(lineCount) \(string(line))")
         context.inform("\(TodoShContext.prefix(of: path)): \(lineCount) added.")

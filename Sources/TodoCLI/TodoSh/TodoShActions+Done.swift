@@ -21,7 +21,7 @@ extension TodoShActions {
                 status = 1
                 continue
             }
-            let result = try editTask(address, usage: usage, context) { line in
+            let result = try editTask(address, usage: usage, context, document: document) { line in
                 let strip = priorityPrefixLength(line) ?? 0
                 var done = [UInt8(ascii: "x"), 0x20] + today + [0x20] + line[strip...]
                 if keepPriority, strip == 4 { done += Array(" pri:".utf8) + [line[1]] }
@@ -82,28 +82,64 @@ extension TodoShActions {
         }
         // Only the lines just appended to the done file leave the todo file (as a multiset): a task
         // another writer completed in between stays for the next archive instead of being lost.
-        try context.update(todoPath) { (document: TodoDocument) throws(TodoShExit) -> TodoDocument? in
-            var edited = document
-            var pending: [[UInt8]: Int] = [:]
-            for line in doneLines { pending[line, default: 0] += 1 }
-            for index in stride(from: edited.lineCount - 1, through: 0, by: -1) {
-                let line = edited.content(at: index)
-                if line.isEmpty {
-                    edited.removeLine(at: index)
-                } else if isDone(line), let count = pending[Array(line)], count > 0 {
-                    pending[Array(line)] = count - 1
-                    edited.removeLine(at: index)
-                }
-            }
-            return edited
-        }
+        var archived: [[UInt8]: Int] = [:]
+        for line in doneLines { archived[line, default: 0] += 1 }
+        try context.updateBytes(todoPath) { removingEmptyAndDoneLines($0, archived: archived) }
         if doneLines.isEmpty {
             context.inform("TODO: \(todoPath) does not contain any done tasks.")
         } else {
-            for line in doneLines { context.inform(string(line)) }
+            if context.settings.verbose > 0 {
+                // One write for all the lines (each as `say` would print it).
+                var output: [UInt8] = []
+                for line in doneLines {
+                    if line.allSatisfy({ $0 < 0x80 }) { output += line } else { output += Array(string(line).utf8) }
+                    output.append(0x0A)
+                }
+                context.sayBytes(output)
+            }
             context.inform("TODO: \(todoPath) archived.")
         }
         return 0
+    }
+
+    /// The file without its empty lines and the `x ` lines listed in `archived` (each removed as
+    /// often as it is counted there), byte for byte what `TodoDocument.removeLines` and `rendered()`
+    /// give (a BOM stays; every other line keeps its own terminator), without parsing it into a
+    /// document: the kept lines are copied as they are.
+    static func removingEmptyAndDoneLines(_ bytes: [UInt8], archived: [[UInt8]: Int]) -> [UInt8] {
+        var pending = archived
+        return bytes.withUnsafeBufferPointer { buffer -> [UInt8] in
+            guard let base = buffer.baseAddress else { return [] }
+            let count = buffer.count
+            let begin = count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF ? 3 : 0
+            var result = [UInt8]()
+            result.reserveCapacity(count)
+            result.append(contentsOf: UnsafeBufferPointer(start: base, count: begin))
+            var start = begin
+            var keptFrom = begin  // the start of the run of kept lines not copied yet
+            while start < count {
+                let newline = TodoShListing.Lines.findNewline(base, from: start, count: count)
+                let end = newline == count ? count : newline + 1
+                // Content: the line without LF or CR LF.
+                var length = newline - start
+                if newline < count && length > 0 && base[newline - 1] == 0x0D { length -= 1 }
+                var remove = length == 0
+                if !remove && length >= 2 && base[start] == UInt8(ascii: "x") && base[start + 1] == 0x20 {
+                    let line = Array(UnsafeBufferPointer(start: base + start, count: length))
+                    if let left = pending[line], left > 0 {
+                        pending[line] = left - 1
+                        remove = true
+                    }
+                }
+                if remove {
+                    result.append(contentsOf: UnsafeBufferPointer(start: base + keptFrom, count: start - keptFrom))
+                    keptFrom = end
+                }
+                start = end
+            }
+            result.append(contentsOf: UnsafeBufferPointer(start: base + keptFrom, count: count - keptFrom))
+            return result
+        }
     }
 
     /// Empties (or, without line-number preservation, removes) line `index`; `-n` also squeezes every

@@ -5,10 +5,11 @@ import TodoFileSystem
 extension TodoShActions {
     /// Resolves NR in the todo file and rewrites that line with `edit`; returns the echo number and the
     /// old and new line.
-    static func editTask(_ address: String, usage: String, _ context: TodoShContext,
+    static func editTask(_ address: String, usage: String, _ context: TodoShContext, document read: TodoDocument? = nil,
                          _ edit: ([UInt8]) -> [UInt8]) throws(TodoShExit) -> (shown: String, old: [UInt8], new: [UInt8]) {
         let path = context.settings.todoFile
-        let document = context.document(path)
+        // `read`: the todo file as the caller just read it (saves reading a large file twice).
+        let document = read ?? context.document(path)
         let (index, shown) = try resolve(address, in: document, file: path, usage: usage, context)
         let old = Array(document.content(at: index))
         var new = edit(old)

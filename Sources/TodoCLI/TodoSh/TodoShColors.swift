@@ -35,22 +35,16 @@ struct TodoShColors {
         !(number.isEmpty && project.isEmpty && context.isEmpty && date.isEmpty && meta.isEmpty)
     }
 
-    /// The fast path when no word is coloured and nothing is hidden: `<linecolour>N text<DEFAULT>`.
-    func appendSimple(number numberBytes: [UInt8], text: ArraySlice<UInt8>, to output: inout [UInt8]) {
-        var lineColor: [UInt8] = []
-        let start = text.startIndex
-        if text.count >= 2, text[start] == UInt8(ascii: "x"), text[start + 1] == 0x20 {
-            lineColor = done
-        } else if text.count >= 4, text[start] == 0x28, text[start + 2] == 0x29, text[start + 3] == 0x20,
-                  text[start + 1] >= 0x41, text[start + 1] <= 0x5A {
-            lineColor = priorities[text[start + 1]] ?? priorityFallback
-        }
-        output += lineColor
-        output += numberBytes
-        output.append(0x20)
-        output += text
-        if !lineColor.isEmpty { output += reset }
-        output.append(0x0A)
+    /// The done line colour.
+    var doneColor: [UInt8] { done }
+    /// The reset (`DEFAULT`).
+    var resetColor: [UInt8] { reset }
+    /// The line colour of priority `letter` (A–Z): `PRI_letter` if set, else `PRI_X`.
+    func priorityColor(_ letter: UInt8) -> [UInt8] { priorities[letter] ?? priorityFallback }
+    /// Whether a line colour or the reset holds an LF (then printed lines are not one per entry).
+    var lineColorsHoldNewline: Bool {
+        done.contains(0x0A) || reset.contains(0x0A) || priorityFallback.contains(0x0A)
+            || priorities.values.contains { $0.contains(0x0A) }
     }
 
     /// One or more backslashes followed by `033` become ESC; everything else stays.

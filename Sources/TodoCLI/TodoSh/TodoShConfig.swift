@@ -51,19 +51,25 @@ enum TodoShConfig {
         var exitStatus: Int32?
     }
 
+    /// `"${!A@}" … "${!z@}" "${!_@}"`: every variable name, by first character (quoted: immune to IFS).
+    static let variablePrefixes = (Array(UInt8(ascii: "A")...UInt8(ascii: "Z")) + Array(UInt8(ascii: "a")...UInt8(ascii: "z"))
+        + [UInt8(ascii: "_")]).map { "\"${!" + String(UnicodeScalar($0)) + "@}\"" }.joined(separator: " ")
+
     /// Runs `path` with bash (stdin from /dev/null, stdout and stderr shared) after the presets, with
     /// `environment` exported, and reads back the variables.
     static func execute(_ path: String, environment: [String: String], programPath: String) -> Outcome {
+        // No subshell and one write: `${!X@}` lists the variables starting with X (together: what
+        // `compgen -v` lists), `${!name@a}` their attributes (`x` when exported, as `compgen -e`).
         let script = presetScript + """
             . "$1"
-            {
-              for __todo_name in $(compgen -v); do
-                case $__todo_name in __todo_*|BASH*|FUNCNAME|PIPESTATUS|GROUPS|DIRSTACK) continue;; esac
-                printf '%s=%s\\0' "$__todo_name" "${!__todo_name}"
-              done
-              printf '\\1\\0'
-              for __todo_name in $(compgen -e); do printf '%s\\0' "$__todo_name"; done
-            } >&3
+            __todo_records=()
+            __todo_exported=()
+            for __todo_name in \(variablePrefixes); do
+              case $__todo_name in __todo_*|BASH*|FUNCNAME|PIPESTATUS|GROUPS|DIRSTACK) continue;; esac
+              __todo_records+=("$__todo_name=${!__todo_name}")
+              if [[ ${!__todo_name@a} == *x* ]]; then __todo_exported+=("$__todo_name"); fi
+            done
+            printf '%s\\0' "${__todo_records[@]}" $'\\1' "${__todo_exported[@]}" >&3
 
             """
         var childEnvironment = environment

@@ -21,19 +21,58 @@ enum TodoShListing {
         var bytes: [UInt8] = []
         var ranges: [(start: Int, length: Int)] = []
 
-        init(_ bytes: [UInt8]) { append(bytes) }
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            ranges = Lines.split(bytes, offset: 0)
+        }
 
         mutating func append(_ more: [UInt8]) {
             let offset = bytes.count
             bytes += more
-            more.withUnsafeBufferPointer { buffer in
+            ranges += Lines.split(more, offset: offset)
+        }
+
+        /// The line ranges of `bytes`, shifted by `offset`: a word-at-a-time LF scan.
+        static func split(_ bytes: [UInt8], offset: Int) -> [(start: Int, length: Int)] {
+            var ranges: [(start: Int, length: Int)] = []
+            ranges.reserveCapacity(bytes.count / 40 + 1)
+            bytes.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                let count = buffer.count
                 var start = 0
-                for index in 0..<buffer.count where buffer[index] == 0x0A {
-                    ranges.append((offset + start, index - start))
-                    start = index + 1
+                while start < count {
+                    let newline = findNewline(base, from: start, count: count)
+                    if newline == count {
+                        ranges.append((offset + start, count - start))
+                        break
+                    }
+                    ranges.append((offset + start, newline - start))
+                    start = newline + 1
                 }
-                if start < buffer.count { ranges.append((offset + start, buffer.count - start)) }
             }
+            return ranges
+        }
+
+        /// The index of the first LF at or after `from`, or `count`.
+        @inline(__always)
+        static func findNewline(_ base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int {
+            var index = from
+            let raw = UnsafeRawPointer(base)
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            let pattern: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
+            while index + 8 <= count {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ pattern
+                let found = (word &- ones) & ~word & highs
+                // The lowest flagged byte is always a real match (borrows only run upwards).
+                if found != 0 { return index + found.trailingZeroBitCount / 8 }
+                index += 8
+            }
+            while index < count {
+                if base[index] == 0x0A { return index }
+                index += 1
+            }
+            return count
         }
 
         var count: Int { ranges.count }
@@ -50,7 +89,16 @@ enum TodoShListing {
     /// digits only are listed; todo.sh hides them.)
     static func isBlank(_ text: ArraySlice<UInt8>) -> Bool { text.allSatisfy { $0 == 0x20 } }
 
-    static func digits(_ value: Int) -> Int { String(value).utf8.count }
+    /// The number of decimal digits of `value` (≥ 0).
+    static func digits(_ value: Int) -> Int {
+        var count = 1
+        var rest = value / 10
+        while rest > 0 {
+            count += 1
+            rest /= 10
+        }
+        return count
+    }
 
     // MARK: Actions
 
@@ -193,9 +241,11 @@ enum TodoShListing {
         func accepts(_ entry: Entry, _ bytes: [UInt8], width: Int, scratch: inout [UInt8]) -> Bool {
             guard !terms.isEmpty else { return true }
             scratch.removeAll(keepingCapacity: true)
-            let number = Array(String(entry.filterNumber).utf8)
-            if number.count < width { scratch.append(contentsOf: repeatElement(0x20, count: width - number.count)) }
-            scratch += number
+            var digits = 1
+            var rest = entry.filterNumber / 10
+            while rest > 0 { digits += 1; rest /= 10 }
+            if digits < width { scratch.append(contentsOf: repeatElement(0x20, count: width - digits)) }
+            TodoShListing.appendNumber(entry.filterNumber, width: 0, to: &scratch)
             scratch.append(0x20)
             scratch += bytes[entry.start..<(entry.start + entry.length)]
             return accepts(scratch)
@@ -217,15 +267,18 @@ enum TodoShListing {
         entries.reserveCapacity(lines.count)
         var total = 0
         var scratch: [UInt8] = []
-        for index in 0..<lines.count {
-            let text = lines.text(index)
-            if isBlank(text) { continue }
-            total += 1
-            let range = lines.ranges[index]
-            let entry = Entry(number: index + 1, filterNumber: index + 1, start: range.start, length: range.length)
-            if !filters.accepts(entry, lines.bytes, width: width, scratch: &scratch) { continue }
-            if let extraFilter, !extraFilter(text) { continue }
-            entries.append(entry)
+        lines.bytes.withUnsafeBufferPointer { buffer in
+            lines.ranges.withUnsafeBufferPointer { ranges in
+                for index in 0..<ranges.count {
+                    let range = ranges[index]
+                    if isBlank(buffer, range.start, range.length) { continue }
+                    total += 1
+                    let entry = Entry(number: index + 1, filterNumber: index + 1, start: range.start, length: range.length)
+                    if !filters.isEmpty, !filters.accepts(entry, lines.bytes, width: width, scratch: &scratch) { continue }
+                    if let extraFilter, !extraFilter(lines.text(index)) { continue }
+                    entries.append(entry)
+                }
+            }
         }
         let shown = try render(entries, lines.bytes, width: width, context)
         if context.settings.verbose > 1 {
@@ -238,6 +291,18 @@ enum TodoShListing {
         }
     }
 
+    /// Whether the line at `start` is empty or only spaces.
+    @inline(__always)
+    static func isBlank(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> Bool {
+        var index = start
+        let end = start + length
+        while index < end {
+            if buffer[index] != 0x20 { return false }
+            index += 1
+        }
+        return true
+    }
+
     /// Sorts, colours, hides, filters and prints `entries`; returns the number of lines printed.
     @discardableResult
     static func render(_ entries: [Entry], _ bytes: [UInt8], width: Int, _ context: TodoShContext) throws(TodoShExit) -> Int {
@@ -247,6 +312,7 @@ enum TodoShListing {
             ? nil : BasicRegex(settings.hideCustomSubstitution, ignoreCase: false)
         let needsLineWork = settings.hidePriorities || settings.hideProjects || settings.hideContexts
             || hideCustom != nil || colors.colorsWords
+        let filtered = !settings.disableFilter && settings.finalFilter != "cat"
         func finish(_ numbered: [UInt8], into output: inout [UInt8]) {
             var line = colors.apply(numbered, hidePriority: settings.hidePriorities)
             if settings.hideProjects { line = removingSigilWords(line, sigil: UInt8(ascii: "+")) }
@@ -258,17 +324,25 @@ enum TodoShListing {
         var output: [UInt8] = []
         if settings.sortCommand == TodoShSettings.defaultSortCommand {
             let order = sortedDefault(entries, bytes)
-            output.reserveCapacity(bytes.count + entries.count * (width + 2))
-            var numberBuffer: [UInt8] = []
-            for index in order {
-                let entry = entries[index]
-                numberBuffer.removeAll(keepingCapacity: true)
-                appendNumber(entry.number, width: width, to: &numberBuffer)
-                let text = bytes[entry.start..<(entry.start + entry.length)]
-                if needsLineWork {
-                    finish(numberBuffer + [0x20] + text, into: &output)
-                } else {
-                    colors.appendSimple(number: numberBuffer, text: text, to: &output)
+            if !needsLineWork {
+                // The hot path: every line is `<linecolour>N text<DEFAULT>` and non-empty, so the
+                // count of printed lines is the count of entries (unless a final filter runs).
+                // Gathered in order first: independent loads the processor can overlap.
+                let ordered = order.map { entries[$0] }
+                output = renderSimple(ordered, unsorted: entries, bytes, width: width, colors)
+                if !filtered && !colors.lineColorsHoldNewline {
+                    if !output.isEmpty { context.sayBytes(output) }
+                    return entries.count
+                }
+            } else {
+                var numberBuffer: [UInt8] = []
+                for index in order {
+                    let entry = entries[index]
+                    numberBuffer.removeAll(keepingCapacity: true)
+                    appendNumber(entry.number, width: width, to: &numberBuffer)
+                    numberBuffer.append(0x20)
+                    numberBuffer += bytes[entry.start..<(entry.start + entry.length)]
+                    finish(numberBuffer, into: &output)
                 }
             }
         } else {
@@ -283,71 +357,353 @@ enum TodoShListing {
                 finish(line, into: &output)
             }
         }
-        if !settings.disableFilter && settings.finalFilter != "cat" {
+        if filtered {
             output = runShell(settings.finalFilter, input: output, context)
         }
         // todo.sh captures the output with $(…): trailing newlines go, one is printed back.
         while output.last == 0x0A { output.removeLast() }
         var shown = 0
         if !output.isEmpty {
-            shown = output.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+            shown = 1 + countNewlines(output)
             output.append(0x0A)
             context.sayBytes(output)
         }
         return shown
     }
 
+    /// The number of LF bytes in `bytes`.
+    static func countNewlines(_ bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBufferPointer { buffer -> Int in
+            guard let base = buffer.baseAddress else { return 0 }
+            var count = 0
+            var index = 0
+            while true {
+                index = Lines.findNewline(base, from: index, count: buffer.count)
+                if index == buffer.count { return count }
+                count += 1
+                index += 1
+            }
+        }
+    }
+
+    /// `<linecolour>N text<DEFAULT>\n` for each of `entries`, into one buffer sized up front.
+    /// `unsorted` holds the same entries in file order (sizing the output reads the text in order).
+    static func renderSimple(_ entries: [Entry], unsorted: [Entry], _ bytes: [UInt8], width: Int,
+                             _ colors: TodoShColors) -> [UInt8] {
+        // Colour classes: 0 none, 1 done, 2 + L for priority (L) where that colour is non-empty.
+        var palette: [[UInt8]] = [[], colors.doneColor]
+        palette += (UInt8(0x41)...UInt8(0x5A)).map { colors.priorityColor($0) }
+        let reset = colors.resetColor
+        let paletteSizes = palette.map { $0.isEmpty ? 0 : $0.count + reset.count }
+        @inline(__always) func colorClass(_ text: UnsafePointer<UInt8>, _ length: Int) -> Int {
+            if length >= 2, text[0] == UInt8(ascii: "x"), text[1] == 0x20 { return 1 }
+            if length >= 4, text[0] == 0x28, text[2] == 0x29, text[3] == 0x20, text[1] >= 0x41, text[1] <= 0x5A {
+                return 2 + Int(text[1] - 0x41)
+            }
+            return 0
+        }
+        return bytes.withUnsafeBufferPointer { buffer -> [UInt8] in
+            // Only empty lines could come from an empty buffer, and those are never entries.
+            guard let base = buffer.baseAddress else { return [] }
+            let limit = buffer.count
+            var total = 0
+            for entry in unsorted {
+                total += max(width, digits(entry.number)) + entry.length + 2
+                    + paletteSizes[colorClass(base + entry.start, entry.length)]
+            }
+            // 8 bytes of slack: text is copied a word at a time and may overrun its end.
+            var output = [UInt8](unsafeUninitializedCapacity: total + 8) { target, initialized in
+                guard let out = target.baseAddress else { return }
+                var offset = 0
+                @inline(__always) func put(_ bytes: [UInt8]) {
+                    bytes.withUnsafeBufferPointer { source in
+                        (out + offset).update(from: source.baseAddress!, count: source.count)
+                    }
+                    offset += bytes.count
+                }
+                // In blocks: first every line's colour class (its first bytes, one cache miss a
+                // line, all independent), then the copying, which finds the lines cached.
+                let block = 256
+                var classes = [Int](repeating: 0, count: block)
+                var blockStart = 0
+                while blockStart < entries.count {
+                    let blockEnd = min(entries.count, blockStart + block)
+                    for index in blockStart..<blockEnd {
+                        let entry = entries[index]
+                        classes[index - blockStart] = colorClass(base + entry.start, entry.length)
+                    }
+                    for index in blockStart..<blockEnd {
+                        let entry = entries[index]
+                        let text = base + entry.start
+                        let length = entry.length
+                        let color = classes[index - blockStart]
+                        let colored = paletteSizes[color] != 0
+                        if colored { put(palette[color]) }
+                        // The number, zero-padded to `width`, written from its last digit.
+                        var value = entry.number
+                        let size = max(width, digits(value))
+                        var position = offset + size - 1
+                        while position >= offset {
+                            out[position] = 0x30 &+ UInt8(truncatingIfNeeded: value % 10)
+                            value /= 10
+                            position -= 1
+                        }
+                        offset += size
+                        out[offset] = 0x20
+                        offset += 1
+                        if entry.start + length + 8 <= limit {
+                            let source = UnsafeRawPointer(text), target = UnsafeMutableRawPointer(out + offset)
+                            var copied = 0
+                            while copied < length {
+                                target.storeBytes(of: source.loadUnaligned(fromByteOffset: copied, as: UInt64.self),
+                                                  toByteOffset: copied, as: UInt64.self)
+                                copied += 8
+                            }
+                        } else if length > 0 {
+                            (out + offset).update(from: text, count: length)
+                        }
+                        offset += length
+                        if colored { put(reset) }
+                        out[offset] = 0x0A
+                        offset += 1
+                    }
+                    blockStart = blockEnd
+                }
+                initialized = offset
+            }
+            output.removeLast(output.count - total)
+            return output
+        }
+    }
+
     /// The number zero-padded to `width`.
     static func appendNumber(_ number: Int, width: Int, to buffer: inout [UInt8]) {
-        var digits: [UInt8] = []
+        let size = max(width, digits(number))
+        let end = buffer.count + size
+        buffer.append(contentsOf: repeatElement(0x30, count: size))
         var value = number
-        repeat {
-            digits.append(0x30 + UInt8(value % 10))
+        var position = end - 1
+        while value > 0 {
+            buffer[position] = 0x30 &+ UInt8(truncatingIfNeeded: value % 10)
             value /= 10
-        } while value > 0
-        if digits.count < width { buffer.append(contentsOf: repeatElement(0x30, count: width - digits.count)) }
-        buffer.append(contentsOf: digits.reversed())
+            position -= 1
+        }
     }
 
     /// `env LC_COLLATE=C sort -f -k2` on the numbered lines: the text folded to upper case and compared
     /// bytewise; ties by the whole line (number, then raw text). Returns entry indices in order.
     ///
-    /// Complexity: O(n log n) comparisons, most decided by an 8-byte folded prefix.
+    /// A most-significant-first radix sort on 8-byte folded chunks: the entries are ordered by their
+    /// first chunk (a stable 11-bit LSD radix sort of (chunk, index) keys), then every run of equal
+    /// chunks by the next chunk, and so on; small runs, and runs whose lines are all used up, are
+    /// finished by the exact comparison. Complexity: O(n · k) for keys that differ within k chunks.
     static func sortedDefault(_ entries: [Entry], _ bytes: [UInt8]) -> [Int] {
-        @inline(__always) func fold(_ byte: UInt8) -> UInt8 { byte &- 0x61 < 26 ? byte - 0x20 : byte }
-        // One folded copy of the buffer lets ties be settled by memcmp.
-        let folded = bytes.map(fold)
-        return folded.withUnsafeBufferPointer { foldedBuffer -> [Int] in
-            bytes.withUnsafeBufferPointer { buffer -> [Int] in
-                var keys: [(prefix: UInt64, index: Int)] = []
-                keys.reserveCapacity(entries.count)
-                for (index, entry) in entries.enumerated() {
-                    var prefix: UInt64 = 0
-                    let count = min(8, entry.length)
-                    for offset in 0..<count { prefix = prefix << 8 | UInt64(foldedBuffer[entry.start + offset]) }
-                    if count < 8 { prefix <<= UInt64(8 * (8 - count)) }
-                    keys.append((prefix, index))
+        let count = entries.count
+        guard count > 1 else { return Array(0..<count) }
+        return bytes.withUnsafeBufferPointer { buffer -> [Int] in
+            entries.withUnsafeBufferPointer { entryBuffer -> [Int] in
+                // An empty byte buffer means every entry is empty: a 1-byte stand-in keeps pointers valid.
+                let fallback: [UInt8] = [0]
+                return fallback.withUnsafeBufferPointer { fallbackBuffer -> [Int] in
+                    let source = buffer.baseAddress == nil ? fallbackBuffer : buffer
+                    var sorter = ChunkSorter(bytes: source, entries: entryBuffer)
+                    return sorter.sort()
                 }
-                guard let base = buffer.baseAddress, let foldedBase = foldedBuffer.baseAddress else {
-                    return keys.map(\.index)
+            }
+        }
+    }
+
+    /// The machinery of `sortedDefault`.
+    struct ChunkSorter {
+        struct Key {
+            var chunk: UInt64
+            /// The chunk after `chunk`, when known (computed with the first, in file order).
+            var next: UInt64
+            /// The entry index (low 40 bits) and its length capped at 2^24 − 1 (high 24 bits). A
+            /// capped length can only make a run look used up early, which sends it to the exact sort.
+            var packed: UInt64
+
+            init(chunk: UInt64, next: UInt64, index: Int, length: Int) {
+                self.chunk = chunk
+                self.next = next
+                packed = UInt64(index) | UInt64(min(length, 0xFF_FFFF)) << 40
+            }
+
+            var index: Int { Int(truncatingIfNeeded: packed & 0xFF_FFFF_FFFF) }
+            var cappedLength: Int { Int(truncatingIfNeeded: packed >> 40) }
+        }
+
+        let bytes: UnsafeBufferPointer<UInt8>
+        let entries: UnsafeBufferPointer<Entry>
+        private var counts: [Int] = []
+
+        init(bytes: UnsafeBufferPointer<UInt8>, entries: UnsafeBufferPointer<Entry>) {
+            self.bytes = bytes
+            self.entries = entries
+        }
+
+        /// ASCII a–z to A–Z in each byte of `word`, branch-free.
+        @inline(__always)
+        static func fold(_ word: UInt64) -> UInt64 {
+            let low = word & 0x7F7F_7F7F_7F7F_7F7F
+            let atLeastA = low &+ 0x1F1F_1F1F_1F1F_1F1F   // high bit set where the byte is ≥ 0x61
+            let pastZ = low &+ 0x0505_0505_0505_0505      // high bit set where the byte is ≥ 0x7B
+            let lower = atLeastA & ~pastZ & ~word & 0x8080_8080_8080_8080
+            return word &- (lower >> 2)
+        }
+
+        /// Folded bytes `8·depth ..< 8·depth+8` of an entry's text, first byte most significant, zeros
+        /// past the end of the text.
+        @inline(__always)
+        func chunk(_ entry: Entry, depth: Int) -> UInt64 {
+            let offset = depth &* 8
+            let remaining = entry.length &- offset
+            if remaining <= 0 { return 0 }
+            let position = entry.start &+ offset
+            var word: UInt64
+            if position &+ 8 <= bytes.count {
+                word = UInt64(bigEndian: UnsafeRawPointer(bytes.baseAddress! + position).loadUnaligned(as: UInt64.self))
+            } else {
+                word = 0
+                for index in 0..<min(8, bytes.count &- position) {
+                    word |= UInt64(bytes[position &+ index]) << UInt64(56 &- 8 &* index)
                 }
-                keys.withUnsafeMutableBufferPointer { keyBuffer in
-                    entries.withUnsafeBufferPointer { entryBuffer in
-                        keyBuffer.sort { left, right in
-                            if left.prefix != right.prefix { return left.prefix < right.prefix }
-                            let a = entryBuffer[left.index], b = entryBuffer[right.index]
-                            let common = min(a.length, b.length)
-                            let order = ProcessSpawning.compareBytes(foldedBase + a.start, foldedBase + b.start, common)
-                            if order != 0 { return order < 0 }
-                            if a.length != b.length { return a.length < b.length }
-                            if a.number != b.number { return a.number < b.number }
-                            let raw = ProcessSpawning.compareBytes(base + a.start, base + b.start, common)
-                            if raw != 0 { return raw < 0 }
-                            return left.index < right.index
+            }
+            if remaining < 8 { word &= ~(UInt64.max >> UInt64(8 &* remaining)) }
+            return ChunkSorter.fold(word)
+        }
+
+        /// The exact order: folded text (shorter first when one is a prefix), number, raw text, index.
+        /// `from`: the chunks before it are known to be equal.
+        func precedes(_ left: Int, _ right: Int, from: Int = 0) -> Bool {
+            let a = entries[left], b = entries[right]
+            let longest = max(a.length, b.length)
+            var depth = from
+            while depth &* 8 < longest {
+                let x = chunk(a, depth: depth), y = chunk(b, depth: depth)
+                if x != y { return x < y }
+                depth += 1
+            }
+            if a.length != b.length { return a.length < b.length }
+            if a.number != b.number { return a.number < b.number }
+            if a.length > 0, let base = bytes.baseAddress {
+                let raw = ProcessSpawning.compareBytes(base + a.start, base + b.start, a.length)
+                if raw != 0 { return raw < 0 }
+            }
+            return left < right
+        }
+
+        mutating func sort() -> [Int] {
+            let count = entries.count
+            let keys = UnsafeMutablePointer<Key>.allocate(capacity: count)
+            let spare = UnsafeMutablePointer<Key>.allocate(capacity: count)
+            defer {
+                keys.deallocate()
+                spare.deallocate()
+            }
+            // The first two chunks in file order (sequential reads); deeper ones only for ties.
+            for index in 0..<count {
+                let entry = entries[index]
+                (keys + index).initialize(to: Key(chunk: chunk(entry, depth: 0), next: chunk(entry, depth: 1),
+                                                  index: index, length: entry.length))
+            }
+            counts = [Int](repeating: 0, count: 6 << 11)
+            // Runs still to order: keys[low..<high] share their first `depth` chunks.
+            var work: [(low: Int, high: Int, depth: Int)] = [(0, count, 0)]
+            while let (low, high, depth) = work.popLast() {
+                let size = high - low
+                var exhausted = true
+                let used = (depth + 1) * 8
+                for position in low..<high {
+                    if depth == 1 {
+                        keys[position].chunk = keys[position].next
+                    } else if depth > 1 {
+                        keys[position].chunk = chunk(entries[keys[position].index], depth: depth)
+                    }
+                    if keys[position].cappedLength > used { exhausted = false }
+                }
+                if size <= 24 {
+                    insertionSort(keys + low, size, depth: depth)
+                    continue
+                }
+                if size < 512 {
+                    var run = UnsafeMutableBufferPointer(start: keys + low, count: size)
+                    run.sort {
+                        $0.chunk != $1.chunk ? $0.chunk < $1.chunk : $0.index < $1.index
+                    }
+                } else {
+                    radixSort(keys + low, spare + low, size)
+                }
+                var start = low
+                while start < high {
+                    var end = start + 1
+                    let value = keys[start].chunk
+                    while end < high && keys[end].chunk == value { end += 1 }
+                    if end - start > 1 {
+                        if exhausted {
+                            var run = UnsafeMutableBufferPointer(start: keys + start, count: end - start)
+                            run.sort {
+                                precedes($0.index, $1.index, from: depth + 1)
+                            }
+                        } else {
+                            work.append((start, end, depth + 1))
                         }
                     }
+                    start = end
                 }
-                return keys.map(\.index)
+            }
+            return (0..<count).map { keys[$0].index }
+        }
+
+        /// Keys sharing their first `depth` chunks, with chunk `depth` filled in: by that chunk, then exactly.
+        func insertionSort(_ keys: UnsafeMutablePointer<Key>, _ count: Int, depth: Int) {
+            guard count > 1 else { return }
+            for position in 1..<count {
+                let key = keys[position]
+                var hole = position
+                while hole > 0 {
+                    let other = keys[hole - 1]
+                    let before = key.chunk != other.chunk
+                        ? key.chunk < other.chunk : precedes(key.index, other.index, from: depth + 1)
+                    if !before { break }
+                    keys[hole] = other
+                    hole -= 1
+                }
+                keys[hole] = key
+            }
+        }
+
+        /// Stable LSD radix sort of `keys[0..<count]` by chunk, 11 bits a pass; passes in which every
+        /// key has the same digit are skipped. `spare` is scratch of the same size.
+        mutating func radixSort(_ keys: UnsafeMutablePointer<Key>, _ spare: UnsafeMutablePointer<Key>, _ count: Int) {
+            counts.withUnsafeMutableBufferPointer { counts in
+                counts.update(repeating: 0)
+                for position in 0..<count {
+                    let chunk = keys[position].chunk
+                    for pass in 0..<6 {
+                        counts[pass << 11 | Int(truncatingIfNeeded: (chunk >> UInt64(pass * 11)) & 0x7FF)] += 1
+                    }
+                }
+                var from = keys, to = spare
+                for pass in 0..<6 {
+                    let shift = UInt64(pass * 11)
+                    let first = Int(truncatingIfNeeded: (from[0].chunk >> shift) & 0x7FF)
+                    if counts[pass << 11 | first] == count { continue }
+                    var sum = 0
+                    for digit in 0..<2048 {
+                        let here = counts[pass << 11 | digit]
+                        counts[pass << 11 | digit] = sum
+                        sum += here
+                    }
+                    for position in 0..<count {
+                        let key = from[position]
+                        let slot = pass << 11 | Int(truncatingIfNeeded: (key.chunk >> shift) & 0x7FF)
+                        to[counts[slot]] = key
+                        counts[slot] += 1
+                    }
+                    swap(&from, &to)
+                }
+                if from != keys { keys.update(from: from, count: count) }
             }
         }
     }
