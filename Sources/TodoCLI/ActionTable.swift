@@ -42,6 +42,18 @@ enum ActionTable {
         CompletionsAction.wordsSpec,
     ]
 
+    /// `todo`'s own actions that todo.sh does not have, by every name they answer to: available under
+    /// the name `todo.sh` too (cli.md "Additions").
+    static let additions: [String: ActionSpec] = {
+        let own = [ExportAction.spec, SortAction.spec, UIDAction.spec, UndoAction.spec, EditAction.spec,
+                   MergeAction.spec, ReconcileAction.spec, CompletionsAction.spec, WatchAction.spec]
+        var table: [String: ActionSpec] = [:]
+        for action in own {
+            for name in [action.name] + action.aliases { table[name] = action }
+        }
+        return table
+    }()
+
     /// The action called `name` or aliased so.
     static func find(_ name: String) -> ActionSpec? {
         all.first { $0.name == name || $0.aliases.contains(name) }

@@ -44,8 +44,31 @@ enum TodoShActions {
         } else if let status = try TodoShAddons.runIfPresent(action, arguments, context) {
             return status
         }
-        guard let builtin = builtins[action] else { throw context.usage() }
+        guard let builtin = builtins[action] else {
+            if let addition = ActionTable.additions[action] {
+                return try runAddition(addition, Array(arguments.dropFirst()), context)
+            }
+            throw context.usage()
+        }
         return try builtin(&context, Array(arguments.dropFirst()))
+    }
+
+    /// Runs one of `todo`'s additions (sort, watch, merge, …; cli.md) under the name `todo.sh`, on
+    /// the files todo.sh's config chose. Additions never shadow a built-in or an add-on.
+    static func runAddition(_ addition: ActionSpec, _ arguments: [String], _ context: TodoShContext) throws(TodoShExit) -> Int32 {
+        var invocation = Invocation(programName: context.settings.programName, environment: context.environment,
+                                    io: context.io, clock: context.clock)
+        invocation.programPath = context.settings.programPath
+        invocation.fileOption = context.settings.todoFile
+        invocation.configVariables = ["DONE_FILE": context.settings.doneFile]
+        invocation.quiet = context.settings.verbose == 0
+        invocation.colorMode = context.settings.plain ? .never : .auto
+        do {
+            return try addition.run(&invocation, arguments)
+        } catch {
+            if let message = error.message(programName: invocation.programName) { context.io.printError(message) }
+            throw TodoShExit(status: error.exitCode == 2 ? 1 : error.exitCode)
+        }
     }
 
     // MARK: Shared pieces

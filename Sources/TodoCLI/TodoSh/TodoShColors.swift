@@ -72,7 +72,10 @@ struct TodoShColors {
     }
 
     /// Colours one numbered line `NNN text`; with `hidePriority`, a priority line loses its `(L) `.
-    func apply(_ line: [UInt8], hidePriority: Bool) -> [UInt8] {
+    /// The line colour of an overdue task under the name `todo` (bold red).
+    static let overdueColor: [UInt8] = [0x1B] + Array("[1;31m".utf8)
+
+    func apply(_ line: [UInt8], hidePriority: Bool, overdue: Bool = false) -> [UInt8] {
         var line = line
         guard let space = line.firstIndex(of: 0x20) else { return line }
         let textStart = space + 1
@@ -84,6 +87,8 @@ struct TodoShColors {
             lineColor = priorities[line[textStart + 1]] ?? priorityFallback
             if hidePriority { line.removeSubrange(textStart..<(textStart + 4)) }
         }
+        // Overdue beats priority: the line turns red (only when colours are on at all).
+        if overdue && !reset.isEmpty { lineColor = TodoShColors.overdueColor }
         let wordsColored = !(number.isEmpty && project.isEmpty && context.isEmpty && date.isEmpty && meta.isEmpty)
         if lineColor.isEmpty && !wordsColored { return line }
         var result = lineColor

@@ -223,20 +223,28 @@ enum TodoShListing {
     // MARK: The pipeline
 
     /// TERMs: each a case-insensitive BRE that must match `<padded number> <text>`; `-TERM` must not.
+    /// With `plainText` (the `todo` name), a term without regex metacharacters is matched as plain
+    /// text ignoring case and diacritics instead (`cafe` finds `Café`).
     struct TermFilter {
         var terms: [(regex: BasicRegex, exclude: Bool)] = []
+        var plainTerms: [(needle: [UInt8], exclude: Bool)] = []
 
-        init(_ arguments: [String]) {
+        init(_ arguments: [String], plainText: Bool = false) {
             for argument in arguments {
-                if argument.hasPrefix("-") {
-                    terms.append((BasicRegex(String(argument.dropFirst()), ignoreCase: true), true))
+                let exclude = argument.hasPrefix("-")
+                let term = exclude ? String(argument.dropFirst()) : argument
+                if plainText, !term.isEmpty, !term.utf8.contains(where: { Self.metacharacters.contains($0) }) {
+                    plainTerms.append((TextFolding.folded(Array(term.utf8)), exclude))
                 } else {
-                    terms.append((BasicRegex(argument, ignoreCase: true), false))
+                    terms.append((BasicRegex(term, ignoreCase: true), exclude))
                 }
             }
         }
 
-        var isEmpty: Bool { terms.isEmpty }
+        /// `. [ ] * ^ $ \`: a term holding one keeps todo.sh's basic-regex meaning.
+        static let metacharacters: Set<UInt8> = Set(".[]*^$\\".utf8)
+
+        var isEmpty: Bool { terms.isEmpty && plainTerms.isEmpty }
 
         func accepts(_ entry: Entry, _ bytes: [UInt8], width: Int, scratch: inout [UInt8]) -> Bool {
             guard !terms.isEmpty else { return true }
@@ -253,6 +261,10 @@ enum TodoShListing {
 
         func accepts(_ line: [UInt8]) -> Bool {
             for term in terms where term.regex.matches(line) == term.exclude { return false }
+            if !plainTerms.isEmpty {
+                let folded = TextFolding.folded(line)
+                for term in plainTerms where TextFolding.contains(folded, term.needle) == term.exclude { return false }
+            }
             return true
         }
     }
@@ -262,7 +274,9 @@ enum TodoShListing {
                          extraFilter: ((ArraySlice<UInt8>) -> Bool)? = nil) throws(TodoShExit) {
         let lines = Lines(read(path, context))
         let width = digits(lines.count)
-        let filters = TermFilter(terms)
+        let filters = TermFilter(terms, plainText: context.settings.plainTextTerms)
+        let hideHidden = context.settings.modernListing && !context.settings.showHidden
+        let today = context.clock.today
         var entries: [Entry] = []
         entries.reserveCapacity(lines.count)
         var total = 0
@@ -273,6 +287,7 @@ enum TodoShListing {
                     let range = ranges[index]
                     if isBlank(buffer, range.start, range.length) { continue }
                     total += 1
+                    if hideHidden && isHiddenTask(lines.text(index), today: today) { continue }
                     let entry = Entry(number: index + 1, filterNumber: index + 1, start: range.start, length: range.length)
                     if !filters.isEmpty, !filters.accepts(entry, lines.bytes, width: width, scratch: &scratch) { continue }
                     if let extraFilter, !extraFilter(lines.text(index)) { continue }
@@ -289,6 +304,18 @@ enum TodoShListing {
             context.say("--")
             context.say("\(TodoShContext.prefix(of: label)): \(shown) of \(total) tasks shown")
         }
+    }
+
+    /// Whether a task is hidden from `todo` listings today: `h:1`, or a `t:` threshold in the future
+    /// (format.md section 6). Lines without `h:` or `t:` are not parsed at all.
+    static func isHiddenTask(_ text: ArraySlice<UInt8>, today: TodoDate) -> Bool {
+        var mayHaveTag = false
+        var previous: UInt8 = 0x20
+        for byte in text {
+            if byte == 0x3A && (previous == 0x68 || previous == 0x74) { mayHaveTag = true; break }
+            previous = byte
+        }
+        return mayHaveTag && TodoItem(text).isHidden(on: today)
     }
 
     /// Whether the line at `start` is empty or only spaces.
@@ -310,11 +337,23 @@ enum TodoShListing {
         let colors = TodoShColors(settings)
         let hideCustom = settings.hideCustomSubstitution.isEmpty
             ? nil : BasicRegex(settings.hideCustomSubstitution, ignoreCase: false)
+        // The `todo` name's extras (overdue highlighting, escaping for a terminal) need each line.
+        let modern = settings.modernListing && (settings.escapeControls || !settings.plain)
         let needsLineWork = settings.hidePriorities || settings.hideProjects || settings.hideContexts
-            || hideCustom != nil || colors.colorsWords
+            || hideCustom != nil || colors.colorsWords || modern
         let filtered = !settings.disableFilter && settings.finalFilter != "cat"
+        let today = context.clock.today
         func finish(_ numbered: [UInt8], into output: inout [UInt8]) {
-            var line = colors.apply(numbered, hidePriority: settings.hidePriorities)
+            var numbered = numbered
+            var overdue = false
+            if settings.modernListing, let space = numbered.firstIndex(of: 0x20) {
+                let text = numbered[(space + 1)...]
+                overdue = !settings.plain && text.contains(0x3A) && TodoItem(text).isOverdue(on: today)
+                if settings.escapeControls {
+                    numbered = Array(numbered[...space]) + TerminalText.escapingControls(text)
+                }
+            }
+            var line = colors.apply(numbered, hidePriority: settings.hidePriorities, overdue: overdue)
             if settings.hideProjects { line = removingSigilWords(line, sigil: UInt8(ascii: "+")) }
             if settings.hideContexts { line = removingSigilWords(line, sigil: UInt8(ascii: "@")) }
             if let hideCustom { line = hideCustom.removingMatches(from: line) }
