@@ -173,9 +173,8 @@ func checkSort(_ bytes: [UInt8], _ document: TodoDocument, by keys: [SortKey]) {
     if document.sortedOrder(by: keys).elementsEqual(0..<document.lineCount) {
         check(sorted == bytes, "sorting already sorted bytes changed them")
     }
-    // Re-read with a new BOM, the first line may parse differently (`EF BB BF x …` becomes completed),
-    // so order and idempotence only hold without that reinterpretation.
-    guard !gainedBOM else { return }
+    // A line's own BOM is read past (TodoItem.parseHeader), so a line gaining the file's BOM at the
+    // top reads the same: order and idempotence hold with and without that reinterpretation.
     var seenDone = false
     for index in 0..<result.lineCount {
         let done = result.item(at: index).isCompleted

@@ -213,14 +213,15 @@ extension TodoItem {
     /// An open line marked done: `x [DATE] ` in front; a leading `(P) ` moves to ` pri:P` at the end, as
     /// `completed(on:)` does (that function requires a date; a merge may need `x` without one).
     func markedDone(on date: TodoDate?) -> [UInt8] {
-        var out: [UInt8] = [0x78, 0x20]
+        let lead = leadingMarkLength
+        var out: [UInt8] = Array(content.prefix(lead)) + [0x78, 0x20]
         if let date { out += date.bytes + [0x20] }
-        if let priority, priorityOffset == 0 {
-            out.append(contentsOf: content.dropFirst(4))
+        if let priority, priorityOffset == lead {
+            out.append(contentsOf: content.dropFirst(lead + 4))
             out.append(contentsOf: Array(" pri:".utf8))
             out.append(priority.letter)
         } else {
-            out.append(contentsOf: content)
+            out.append(contentsOf: content.dropFirst(lead))
         }
         return out
     }
@@ -232,7 +233,7 @@ extension TodoItem {
             if let date { bytes.replaceSubrange(offset..<(offset + 10), with: date.bytes) }
             else { bytes.removeSubrange(offset..<(offset + 11)) }
         } else if let date {
-            bytes.insert(contentsOf: date.bytes + [0x20], at: 2)
+            bytes.insert(contentsOf: date.bytes + [0x20], at: leadingMarkLength + 2)
         }
         return bytes
     }

@@ -26,7 +26,14 @@ extension TodoDocument {
     /// Whether the line at `index` is a completed task (starts with `x` and a space).
     func isCompletedLine(_ index: Int) -> Bool {
         let record = records[index]
-        return record.length >= 2 && storage[record.start] == 0x78 && storage[record.start + 1] == 0x20
+        var start = record.start
+        var length = record.length
+        // A line of its own starting with a byte order mark reads past it (see TodoItem.parseHeader).
+        if length >= 3 && storage[start] == 0xEF && storage[start + 1] == 0xBB && storage[start + 2] == 0xBF {
+            start += 3
+            length -= 3
+        }
+        return length >= 2 && storage[start] == 0x78 && storage[start + 1] == 0x20
     }
 
     /// The new line order: open lines (tasks, blank lines, comments) keep their relative order on top,

@@ -38,13 +38,14 @@ extension TodoItem {
     /// Returns nil for a blank line or a task that is already completed.
     public func completed(on date: TodoDate) -> [UInt8]? {
         guard isTask, !isCompleted else { return nil }
-        var out: [UInt8] = [0x78, 0x20] + date.bytes + [0x20]
-        if let priority, priorityOffset == 0 {
-            out.append(contentsOf: content.dropFirst(4))
+        let lead = leadingMarkLength
+        var out: [UInt8] = Array(content.prefix(lead)) + [0x78, 0x20] + date.bytes + [0x20]
+        if let priority, priorityOffset == lead {
+            out.append(contentsOf: content.dropFirst(lead + 4))
             out.append(contentsOf: Array(" pri:".utf8))
             out.append(priority.letter)
         } else {
-            out.append(contentsOf: content)
+            out.append(contentsOf: content.dropFirst(lead))
         }
         return out
     }
@@ -57,26 +58,28 @@ extension TodoItem {
     /// and its `pri:` tags are left alone. Returns nil for a line that is not completed.
     public func uncompleted() -> [UInt8]? {
         guard isCompleted else { return nil }
-        var removals: [Range<Int>] = [0..<2]
+        let lead = leadingMarkLength
+        var removals: [Range<Int>] = [lead..<(lead + 2)]
         if let offset = completionDateOffset { removals.append(offset..<(offset + 11)) }
         var restored: Priority?
-        if priorityOffset != 2,
+        if priorityOffset != lead + 2,
            let tag = tags.first(where: { $0.key == "pri" }),
            let priority = Priority(tag.value) {
             restored = priority
             var span = removalSpan(ofWord: tag.range)
             // The tag is the whole body after a kept header token (completing `(A) 2026-01-01`, whose
             // date was body text, gives `x D 2026-01-01 pri:A`): take the separator before it too.
-            let removedUpTo = completionDateOffset.map { $0 + 11 } ?? 2
+            let removedUpTo = completionDateOffset.map { $0 + 11 } ?? (lead + 2)
             if span == tag.range, tag.range.lowerBound - 1 >= removedUpTo,
                content[content.startIndex + tag.range.lowerBound - 1] == 0x20 {
                 span = (tag.range.lowerBound - 1)..<tag.range.upperBound
             }
             removals.append(span)
         }
-        let rest = removing(removals)
+        var rest = removing(removals)
         guard let restored else { return rest }
-        return restored.headerBytes + [0x20] + rest
+        rest.insert(contentsOf: restored.headerBytes + [0x20], at: lead)
+        return rest
     }
 
     /// Sets or removes the priority. On an open task the header `(P) ` is replaced, inserted or
@@ -96,7 +99,8 @@ extension TodoItem {
             return removingTag("pri")
         }
         guard let priority else { return bytes }
-        return priority.headerBytes + [0x20] + bytes
+        bytes.insert(contentsOf: priority.headerBytes + [0x20], at: leadingMarkLength)
+        return bytes
     }
 
     /// Sets tag `key`: the first occurrence's value is replaced in place, else ` key:value` is appended.

@@ -70,6 +70,15 @@ public struct TodoItem: Sendable {
         var creationDateOffset: Int?
     }
 
+    /// 3 when the line starts with a UTF-8 byte order mark, else 0.
+    @inline(__always)
+    static func leadingMarkLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+    }
+
+    /// 3 when this line starts with a byte order mark (see `parseHeader`), else 0.
+    var leadingMarkLength: Int { content.withUnsafeBufferPointer(TodoItem.leadingMarkLength) }
+
     /// A priority token `(X)` followed by a space at `offset`.
     @inline(__always)
     static func priorityToken(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Priority? {
@@ -86,18 +95,24 @@ public struct TodoItem: Sendable {
     }
 
     /// The header grammar of format.md section 2, on bytes.
+    ///
+    /// A line that itself starts with a byte order mark (EF BB BF: files concatenated with `cat`, a
+    /// BOM-carrying line pasted in) is parsed after it, exactly like line 1 after the file's BOM. The
+    /// bytes stay; only the reading is the same wherever the line sits, so sorting such a line to the
+    /// top of a file (where it reads back as the file's BOM) never changes what the line means.
     static func parseHeader(_ bytes: UnsafeBufferPointer<UInt8>) -> Header {
         var header = Header()
-        if bytes.isEmpty || ByteScanning.whitespaceLength(bytes, at: 0) > 0 {
-            if ByteScanning.isBlank(bytes) {
+        let lead = leadingMarkLength(bytes)
+        if bytes.count == lead || ByteScanning.whitespaceLength(bytes, at: lead) > 0 {
+            if ByteScanning.isBlank(UnsafeBufferPointer(rebasing: bytes[lead...])) {
                 header.isBlank = true
                 return header
             }
         }
-        var position = 0
-        if bytes.count >= 2 && bytes[0] == 0x78 && bytes[1] == 0x20 {
+        var position = lead
+        if bytes.count >= lead + 2 && bytes[lead] == 0x78 && bytes[lead + 1] == 0x20 {
             header.isCompleted = true
-            position = 2
+            position = lead + 2
             if let priority = priorityToken(bytes, at: position) {
                 // x (A) [done created | created]
                 header.priority = priority
@@ -133,10 +148,10 @@ public struct TodoItem: Sendable {
                 }
             }
         } else {
-            if let priority = priorityToken(bytes, at: 0) {
+            if let priority = priorityToken(bytes, at: lead) {
                 header.priority = priority
-                header.priorityOffset = 0
-                position = 4
+                header.priorityOffset = lead
+                position = lead + 4
             }
             if let created = dateToken(bytes, at: position) {
                 header.creationDate = created

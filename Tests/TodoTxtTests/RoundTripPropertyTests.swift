@@ -32,7 +32,8 @@ import Testing
             if content.contains(0x0A) { problems.append("line \(index + 1) holds an LF") }
             if item.bodyOffset > content.count { problems.append("line \(index + 1): body offset past the end") }
             if item.isBlank && (item.isCompleted || item.priority != nil) { problems.append("blank line with header") }
-            if item.isCompleted != (content.count >= 2 && content.first == 0x78 && content.dropFirst().first == 0x20) {
+            let afterMark = content.starts(with: [0xEF, 0xBB, 0xBF]) ? content.dropFirst(3) : content
+            if item.isCompleted != (afterMark.count >= 2 && afterMark.first == 0x78 && afterMark.dropFirst().first == 0x20) {
                 problems.append("line \(index + 1): completed flag disagrees with the bytes")
             }
             _ = item.body

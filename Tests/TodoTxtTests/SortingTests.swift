@@ -76,3 +76,36 @@ import Testing
         #expect(document.sortedOrder() == [1, 3, 0, 2])
     }
 }
+
+@Suite struct StrayByteOrderMarkTests {
+    @Test func aLinesOwnBOMIsReadPastLikeTheFilesBOM() {
+        let bom = "\u{FEFF}"
+        let midFile = TodoItem(bom + "x 2026-01-02 (A) done")
+        let firstLine = TodoDocument(bom + "x 2026-01-02 (A) done\n").item(at: 0)
+        #expect(midFile.isCompleted == firstLine.isCompleted)
+        #expect(midFile.priority == firstLine.priority)
+        #expect(midFile.completionDate == firstLine.completionDate)
+        #expect(midFile.body == firstLine.body)
+    }
+
+    @Test func sortingALineWithItsOwnBOMToTheTopIsIdempotent() {
+        // Found by the fuzzer: `EF BB BF x b` mid-file used to be open, moved to the top, then read back
+        // as the file's BOM plus a completed task, so a second sort moved it again.
+        let input = Array("x a\n\u{FEFF}x b\nc\n".utf8)
+        let once = TodoDocument.sort(input)
+        #expect(TodoDocument(bytes: once).rendered() == once)
+        #expect(TodoDocument.sort(once) == once)
+        #expect(String(decoding: once, as: UTF8.self) == "c\nx a\n\u{FEFF}x b\n")
+        let openFirst = Array("x a\n\u{FEFF}c\n".utf8)
+        let sorted = TodoDocument.sort(openFirst)
+        #expect(String(decoding: sorted, as: UTF8.self) == "\u{FEFF}c\nx a\n")
+        #expect(TodoDocument.sort(sorted) == sorted)
+    }
+
+    @Test func editsKeepALinesOwnBOMInFront() {
+        let item = TodoItem("\u{FEFF}(B) call mom")
+        let done = TodoItem(item.completed(on: TodoDate(year: 2026, month: 1, day: 2)!)!)
+        #expect(String(decoding: done.content, as: UTF8.self) == "\u{FEFF}x 2026-01-02 call mom pri:B")
+        #expect(done.uncompleted().map { String(decoding: $0, as: UTF8.self) } == "\u{FEFF}(B) call mom")
+    }
+}

@@ -56,10 +56,11 @@ import Testing
         #expect(document.isEmpty)
     }
 
-    @Test func byteOrderMarkLaterIsContent() {
+    @Test func byteOrderMarkStartingALaterLineStaysInItsBytesButIsReadPast() {
         let document = parseRoundTrip(b("a\n") + [0xEF, 0xBB, 0xBF] + b("(A) b"))
         #expect(!document.hasByteOrderMark)
-        #expect(document.item(at: 1).priority == nil)
+        #expect(Array(document.content(at: 1)) == [0xEF, 0xBB, 0xBF] + b("(A) b"))
+        #expect(document.item(at: 1).priority == Priority("A"), "read like line 1 after a file's BOM")
     }
 
     @Test func invalidUTF8IsKeptAndDecodedLossily() {
