@@ -120,3 +120,21 @@ final class SortInPlaceTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0 != ".todo.txt.lock" }, ["todo.txt"], "no temp file may be left")
     }
 }
+
+/// files.md section 2: "a 100 MB single line" is handled, with nothing lost.
+final class HugeLineTests: XCTestCase {
+    func testHundredMegabyteSingleLineSortsWithoutLoss() {
+        let directory = Spawn.makeTemporaryDirectory()
+        let path = directory + "/todo.txt"
+        var bytes = Array("x 2026-01-01 huge ".utf8)
+        bytes += [UInt8](repeating: 0x61, count: 100_000_000)
+        bytes += Array("\nopen task".utf8)
+        Files.write(path, bytes)
+        let result = Spawn.todo(["sort", path])
+        XCTAssertEqual(result.status, 0, result.err)
+        let sorted = Files.read(path)
+        XCTAssertEqual(sorted.count, bytes.count + 0, "same size: the newline moves with the lines")
+        XCTAssertEqual(Array(sorted.prefix(10)), Array("open task\n".utf8))
+        XCTAssertEqual(Array(sorted.suffix(3)), [0x61, 0x61, 0x61])
+    }
+}

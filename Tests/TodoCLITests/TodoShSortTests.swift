@@ -56,6 +56,7 @@ import TodoTxt
         }
         document.removeLines { line in line.isEmpty || (line.count >= 2 && line[0] == 0x78 && line[1] == 0x20) }
         #expect(TodoShActions.removingEmptyAndDoneLines(Array(text.utf8), archived: archived) == document.rendered())
+        #expect(TodoShActions.removingEmptyAndDoneLines(Array(text.utf8), archived: nil) == document.rendered())
     }
 
     @Test func archiveFilterKeepsDoneLinesItDidNotArchive() {

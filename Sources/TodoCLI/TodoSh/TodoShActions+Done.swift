@@ -68,7 +68,8 @@ extension TodoShActions {
         func isDone(_ line: ArraySlice<UInt8>) -> Bool {
             line.count >= 2 && line[line.startIndex] == UInt8(ascii: "x") && line[line.startIndex + 1] == 0x20
         }
-        let snapshot = context.document(todoPath)
+        let snapshotBytes = ((try? FileAccess.readIfExists(todoPath)) ?? nil) ?? []
+        let snapshot = TodoDocument(bytes: snapshotBytes)
         var doneLines: [[UInt8]] = []
         for index in 0..<snapshot.lineCount where isDone(snapshot.content(at: index)) {
             doneLines.append(Array(snapshot.content(at: index)))
@@ -82,9 +83,13 @@ extension TodoShActions {
         }
         // Only the lines just appended to the done file leave the todo file (as a multiset): a task
         // another writer completed in between stays for the next archive instead of being lost.
+        // When the file is still the snapshot (the usual case), that is every done line, found
+        // without hashing them.
         var archived: [[UInt8]: Int] = [:]
         for line in doneLines { archived[line, default: 0] += 1 }
-        try context.updateBytes(todoPath) { removingEmptyAndDoneLines($0, archived: archived) }
+        try context.updateBytes(todoPath) { current in
+            removingEmptyAndDoneLines(current, archived: current == snapshotBytes ? nil : archived)
+        }
         if doneLines.isEmpty {
             context.inform("TODO: \(todoPath) does not contain any done tasks.")
         } else {
@@ -103,10 +108,10 @@ extension TodoShActions {
     }
 
     /// The file without its empty lines and the `x ` lines listed in `archived` (each removed as
-    /// often as it is counted there), byte for byte what `TodoDocument.removeLines` and `rendered()`
-    /// give (a BOM stays; every other line keeps its own terminator), without parsing it into a
-    /// document: the kept lines are copied as they are.
-    static func removingEmptyAndDoneLines(_ bytes: [UInt8], archived: [[UInt8]: Int]) -> [UInt8] {
+    /// often as it is counted there; every `x ` line when `archived` is nil), byte for byte what
+    /// `TodoDocument.removeLines` and `rendered()` give (a BOM stays; every other line keeps its own
+    /// terminator), without parsing it into a document: the kept lines are copied as they are.
+    static func removingEmptyAndDoneLines(_ bytes: [UInt8], archived: [[UInt8]: Int]?) -> [UInt8] {
         var pending = archived
         return bytes.withUnsafeBufferPointer { buffer -> [UInt8] in
             guard let base = buffer.baseAddress else { return [] }
@@ -125,10 +130,14 @@ extension TodoShActions {
                 if newline < count && length > 0 && base[newline - 1] == 0x0D { length -= 1 }
                 var remove = length == 0
                 if !remove && length >= 2 && base[start] == UInt8(ascii: "x") && base[start + 1] == 0x20 {
-                    let line = Array(UnsafeBufferPointer(start: base + start, count: length))
-                    if let left = pending[line], left > 0 {
-                        pending[line] = left - 1
+                    if pending == nil {
                         remove = true
+                    } else {
+                        let line = Array(UnsafeBufferPointer(start: base + start, count: length))
+                        if let left = pending?[line], left > 0 {
+                            pending?[line] = left - 1
+                            remove = true
+                        }
                     }
                 }
                 if remove {
