@@ -114,4 +114,25 @@ final class TodoNameTests: XCTestCase {
         XCTAssertEqual(unknown.err, "todo: unknown action 'frobnicate'; see 'todo --help'\n")
         XCTAssertEqual(Spawn.todo(["--color=sometimes", "ls"], environment: environment).status, 2)
     }
+
+    func testFileResolutionOrderWithoutAndWithConfig() {
+        let (home, environment) = home()
+        let data = home + "/data"
+        try? FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        // A todo.sh config names the directory: used when nothing more explicit is given.
+        try? FileManager.default.createDirectory(atPath: home + "/.todo", withIntermediateDirectories: true)
+        Files.write(home + "/.todo/config", "export TODO_DIR=\"\(data)\"\n")
+        XCTAssertEqual(Spawn.todo(["-T", "add", "from config"], environment: environment).status, 0)
+        XCTAssertTrue(Files.text(data + "/todo.txt").hasPrefix("from config uid:"))
+        // $TODO_DIR beats the config; -f beats $TODO_DIR.
+        let other = home + "/other"
+        try? FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        var env = environment
+        env["TODO_DIR"] = other
+        XCTAssertEqual(Spawn.todo(["-T", "add", "from env"], environment: env).status, 0)
+        XCTAssertTrue(Files.text(other + "/todo.txt").hasPrefix("from env uid:"))
+        XCTAssertEqual(Spawn.todo(["-T", "-f", home + "/explicit.txt", "add", "explicit"], environment: env).status, 0)
+        XCTAssertTrue(Files.text(home + "/explicit.txt").hasPrefix("explicit uid:"))
+        XCTAssertEqual(Files.text(data + "/todo.txt").filter { $0 == "\n" }.count, 1)
+    }
 }
