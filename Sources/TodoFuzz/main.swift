@@ -199,7 +199,31 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     checkSort(bytes, document, by: [])
     let keyLists: [[SortKey]] = [[.priority], [.due, .text], [.threshold, .created], [.text, .priority]]
     checkSort(bytes, document, by: keyLists[Int(seed) % keyLists.count])
+    checkMerge(bytes)
     return 0
+}
+
+/// Merge invariants on three versions cut from the input (at its first two 0xFF bytes, or thirds):
+/// no crash, clean identities (merge(b, x, x) = x, merge(b, b, x) = x, merge(b, x, b) = x), and every
+/// line of OURS or THEIRS that the rules keep is somewhere in the result.
+func checkMerge(_ bytes: [UInt8]) {
+    let cuts = bytes.indices.filter { bytes[$0] == 0xFF }.prefix(2)
+    let first = cuts.first ?? bytes.count / 3
+    let second = cuts.count > 1 ? cuts[cuts.index(after: cuts.startIndex)] : max(first, 2 * bytes.count / 3)
+    let base = TodoDocument(bytes: Array(bytes[..<first]))
+    let ours = TodoDocument(bytes: Array(bytes[first..<second]))
+    let theirs = TodoDocument(bytes: Array(bytes[second...]))
+    let merged = TodoMerge.threeWay(base: base, ours: ours, theirs: theirs)
+    consume(merged.bytes)
+    check(merged.exitStatus == 0 || merged.exitStatus == 1, "merge exit status out of range")
+    check(TodoMerge.threeWay(base: base, ours: ours, theirs: ours).bytes == ours.rendered(), "merge(b, x, x) != x")
+    check(TodoMerge.threeWay(base: base, ours: base, theirs: theirs).bytes == theirs.rendered(), "merge(b, b, x) != x")
+    check(TodoMerge.threeWay(base: base, ours: ours, theirs: base).bytes == ours.rendered(), "merge(b, x, b) != x")
+    let copy = TodoMerge.twoWay(file: ours, copy: theirs, doneUIDs: [])
+    let result = Set((0..<copy.document.lineCount).map { Array(copy.document.content(at: $0)) })
+    for index in 0..<ours.lineCount where ours.item(at: index).isTask && ours.item(at: index).uid == nil {
+        check(result.contains(Array(ours.content(at: index))), "reconcile lost a line of the file")
+    }
 }
 
 #if FUZZING
