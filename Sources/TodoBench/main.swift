@@ -153,7 +153,7 @@ func row(_ cells: [(String, Int, Bool)]) -> String {
 }
 
 let columns: [(String, Int, Bool)] = [
-    ("size", 5, false), ("section", 16, false), ("MB/s", 7, true), ("best ms", 8, true), ("CPU MB/s", 8, true),
+    ("size", 5, false), ("section", 21, false), ("MB/s", 7, true), ("best ms", 8, true), ("CPU MB/s", 8, true),
     ("memchr MB/s", 11, true), ("of memchr", 9, true), ("copy MB/s", 9, true), ("of copy", 7, true),
     ("peak RSS", 9, true), ("target", 13, false), ("verdict", 7, false), ("check", 0, false),
 ]
@@ -212,7 +212,7 @@ func runParent(_ options: Options) -> Int32 {
                 if verdict == "FAIL" { targetsMissed = true }
             }
             if !result.passed { checksFailed = true }
-            print(row([(size.label, 5, false), (section.name, 16, false), (format(speed, decimals: 1), 7, true),
+            print(row([(size.label, 5, false), (section.name, 21, false), (format(speed, decimals: 1), 7, true),
                        (format(result.seconds * 1000, decimals: 2), 8, true),
                        (format(megabytesPerSecond(report.fileBytes, result.cpuSeconds), decimals: 1), 8, true),
                        (format(floor, decimals: 0), 11, true),
@@ -228,7 +228,7 @@ func runParent(_ options: Options) -> Int32 {
             verdict = ratio <= memoryTargetRatio ? "PASS" : "FAIL"
             if verdict == "FAIL" { targetsMissed = true }
         }
-        print(row([(size.label, 5, false), ("peak memory", 16, false), ("", 7, true), ("", 8, true), ("", 8, true), ("", 11, true),
+        print(row([(size.label, 5, false), ("peak memory", 21, false), ("", 7, true), ("", 8, true), ("", 8, true), ("", 11, true),
                    ("", 9, true), ("", 9, true), (format(ratio, decimals: 2) + "×", 7, true),
                    (format(Double(peak.kilobytes) / 1024, decimals: 1) + "M", 9, true),
                    ("≤ \(format(memoryTargetRatio, decimals: 0))× file", 13, false), (verdict, 7, false),

@@ -39,6 +39,9 @@ public struct TodoDocument: Sendable {
 
     var storage: [UInt8]
     var records: [LineRecord]
+    /// True while the document is exactly as parsed (no edit, no reorder): `storage` is then the
+    /// input and `rendered()` returns it as is.
+    var isPristine: Bool
 
     /// Whether the file starts with a UTF-8 byte order mark (EF BB BF). It is not part of line 1.
     public var hasByteOrderMark: Bool
@@ -50,6 +53,7 @@ public struct TodoDocument: Sendable {
         storage = []
         records = []
         hasByteOrderMark = false
+        isPristine = true
     }
 
     /// Splits `bytes` into lines. Never fails.
@@ -57,6 +61,7 @@ public struct TodoDocument: Sendable {
         storage = bytes
         hasByteOrderMark = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
         records = []
+        isPristine = true
         let begin = hasByteOrderMark ? 3 : 0
         records = bytes.withUnsafeBufferPointer { buffer in
             TodoDocument.splitLines(buffer, from: begin)
@@ -155,37 +160,76 @@ public struct TodoDocument: Sendable {
     /// The file's bytes: BOM, then every line's content and terminator.
     ///
     /// For a document that was parsed and not edited, this equals the input exactly.
+    ///
+    /// Complexity: O(1) for a pristine document (parsed, never edited or reordered, BOM flag as read):
+    /// the stored input is returned, shared copy-on-write. Otherwise one exactly sized buffer is written
+    /// in one pass; lines that still sit next to each other in storage, with their terminators there
+    /// as stored, are copied as one run.
     public func rendered() -> [UInt8] {
+        let storedMark = storage.count >= 3 && storage[0] == 0xEF && storage[1] == 0xBB && storage[2] == 0xBF
+        if isPristine && hasByteOrderMark == storedMark { return storage }
         var total = hasByteOrderMark ? 3 : 0
         for record in records { total += record.length + record.terminator.byteCount }
-        var out = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+        guard total > 0 else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
             storage.withUnsafeBufferPointer { source in
-                guard let sourceBase = source.baseAddress, let target = buffer.baseAddress else { return }
+                let target = buffer.baseAddress!
                 var offset = 0
                 if hasByteOrderMark {
                     target[0] = 0xEF; target[1] = 0xBB; target[2] = 0xBF
                     offset = 3
                 }
+                guard let sourceBase = source.baseAddress else {
+                    initialized = offset
+                    return
+                }
+                let stored = source.count
+                // The pending run: storage[runStart..<runEnd] still to be copied.
+                var runStart = 0, runEnd = 0
                 for record in records {
-                    let length = record.length
-                    (target + offset).update(from: sourceBase + record.start, count: length)
-                    offset += length
+                    let start = record.start, contentEnd = start + record.length
+                    let spanEnd: Int?
+                    switch record.terminator {
+                    case .none: spanEnd = contentEnd
+                    case .lf: spanEnd = contentEnd < stored && sourceBase[contentEnd] == 0x0A ? contentEnd + 1 : nil
+                    case .crlf:
+                        spanEnd = contentEnd + 1 < stored && sourceBase[contentEnd] == 0x0D && sourceBase[contentEnd + 1] == 0x0A
+                            ? contentEnd + 2 : nil
+                    }
+                    if let spanEnd {
+                        if start == runEnd && runEnd > runStart {
+                            runEnd = spanEnd
+                        } else {
+                            (target + offset).update(from: sourceBase + runStart, count: runEnd - runStart)
+                            offset += runEnd - runStart
+                            runStart = start
+                            runEnd = spanEnd
+                        }
+                        continue
+                    }
+                    (target + offset).update(from: sourceBase + runStart, count: runEnd - runStart)
+                    offset += runEnd - runStart
+                    runStart = 0
+                    runEnd = 0
+                    (target + offset).update(from: sourceBase + start, count: record.length)
+                    offset += record.length
                     switch record.terminator {
                     case .none: break
                     case .lf: target[offset] = 0x0A; offset += 1
                     case .crlf: target[offset] = 0x0D; target[offset + 1] = 0x0A; offset += 2
                     }
                 }
+                (target + offset).update(from: sourceBase + runStart, count: runEnd - runStart)
+                offset += runEnd - runStart
+                initialized = offset
             }
-            initialized = total
         }
-        if total == 0 { out = [] }
-        return out
     }
 
     // MARK: Editing lines
 
     private mutating func store(_ content: some Collection<UInt8>) -> (start: Int, length: Int) {
+        isPristine = false
         let start = storage.count
         storage.append(contentsOf: content)
         return (start, storage.count - start)
@@ -229,12 +273,14 @@ public struct TodoDocument: Sendable {
 
     /// Removes the line at `index` with its terminator. No other line changes.
     public mutating func removeLine(at index: Int) {
+        isPristine = false
         records.remove(at: index)
     }
 
     /// Removes every line whose content `shouldRemove` accepts, in one pass: the same result as
     /// `removeLine(at:)` for each of them, in O(lines) instead of O(lines²). No other line changes.
     public mutating func removeLines(where shouldRemove: (UnsafeBufferPointer<UInt8>) -> Bool) {
+        isPristine = false
         records = storage.withUnsafeBufferPointer { buffer in
             records.filter { record in
                 !shouldRemove(UnsafeBufferPointer(rebasing: buffer[record.start..<(record.start + record.length)]))
@@ -251,6 +297,7 @@ public struct TodoDocument: Sendable {
     /// Precondition: `order` is a permutation of the line indices.
     public mutating func reorder(_ order: [Int]) {
         precondition(order.count == records.count, "reorder needs a permutation of every line")
+        isPristine = false
         let dominant = dominantTerminator
         let endedWithTerminator = endsWithTerminator
         var reordered = order.map { records[$0] }
