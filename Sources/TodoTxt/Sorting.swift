@@ -25,15 +25,15 @@ public enum SortKey: String, Sendable, CaseIterable {
 extension TodoDocument {
     /// Whether the line at `index` is a completed task (starts with `x` and a space).
     func isCompletedLine(_ index: Int) -> Bool {
-        let record = records[index]
-        var start = record.start
-        var length = record.length
+        let content = content(of: records[index])
+        var start = content.startIndex
+        var length = content.count
         // A line of its own starting with a byte order mark reads past it (see TodoItem.parseHeader).
-        if length >= 3 && storage[start] == 0xEF && storage[start + 1] == 0xBB && storage[start + 2] == 0xBF {
+        if length >= 3 && content[start] == 0xEF && content[start + 1] == 0xBB && content[start + 2] == 0xBF {
             start += 3
             length -= 3
         }
-        return length >= 2 && storage[start] == 0x78 && storage[start + 1] == 0x20
+        return length >= 2 && content[start] == 0x78 && content[start + 1] == 0x20
     }
 
     /// The new line order: open lines (tasks, blank lines, comments) keep their relative order on top,
