@@ -49,8 +49,8 @@ public let singleValuedTagKeys: Set<String> = ["due", "t", "rec", "h", "pri", "u
 extension TodoItem {
     /// Scans the body once for projects, contexts and tags.
     ///
-    /// Complexity: O(body length), on bytes; strings are made only for the fields found.
-    /// Built on the same scan as `scanFields(_:)`.
+    /// Built on `scanFields(_:)`. Complexity: O(body length), on bytes; strings are made only for the
+    /// fields found.
     public var fields: BodyFields {
         var fields = BodyFields()
         guard !isBlank else { return fields }
