@@ -1,9 +1,4 @@
 #!/usr/bin/env bash
 # Measures `todo watch` latency (write close -> sorted file on disk) against the release build.
-# Usage: scripts/bench-watch.sh
-set -euo pipefail
-cd "$(dirname "$0")/.."
-swift build -c release --product todo
-swift build -c release --product TodoBench
-bin="$(swift build -c release --show-bin-path)"
-exec "$bin/TodoBench" watch-latency
+# Usage: scripts/bench-watch.sh   (the same as scripts/bench.sh watch-latency)
+exec "$(dirname "$0")/bench.sh" watch-latency

@@ -1,7 +1,47 @@
 #!/usr/bin/env bash
-# Builds TodoBench in release and runs it; arguments go to TodoBench
-# (--sizes 10k,100k,1M --seed N --runs N --sections a,b --strict).
-set -euo pipefail
+# Builds everything in release with the static Swift stdlib (as `todo` ships) and runs the benchmark
+# sections: all of them, or the ones named.
+#
+#   scripts/bench.sh [SECTION...] [-- TodoBench library-table options]
+#
+# Sections, in this order:
+#   library        TodoBench's table: split + round trip, full parse, sort, peak memory at 10k/100k/1M
+#                  (options after `--` go to it: --sizes 10k,100k,1M --seed N --runs N --sections a,b --strict)
+#   todo-sort      whole process: `todo sort FILE` against the awk pair on 1M lines, and on 100 lines
+#   merge          three-way merge of 100k lines
+#   watch-latency  `todo watch`: save → sorted file on disk
+#   todosh         `todo` as todo.sh against genuine todo.sh (/usr/bin/todo-txt or $TODOSH_GENUINE)
+#
+# Exit status: 0 when every section ran and met its checks (library: see --strict), else 1.
+set -uo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product TodoBench >&2
-exec .build/release/TodoBench "$@"
+sections=()
+library_options=()
+while [[ $# -gt 0 ]]; do
+    if [[ "$1" == -- ]]; then shift; library_options=("$@"); break; fi
+    sections+=("$1"); shift
+done
+[[ ${#sections[@]} -eq 0 ]] && sections=(library todo-sort merge watch-latency todosh)
+for section in "${sections[@]}"; do
+    case "$section" in
+        library|todo-sort|merge|watch-latency|todosh) ;;
+        *) echo "bench.sh: unknown section '$section' (library, todo-sort, merge, watch-latency, todosh)" >&2; exit 2 ;;
+    esac
+done
+swift build -c release --static-swift-stdlib --product todo >&2 || exit 2
+swift build -c release --static-swift-stdlib --product TodoBench >&2 || exit 2
+bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
+status=0
+echo "scripts/bench.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uptime | sed 's/.*load/load/'), $(nproc) cores, git $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources || echo ' + uncommitted changes')"
+for section in "${sections[@]}"; do
+    echo
+    echo "=== $section ==="
+    case "$section" in
+        library) "$bin/TodoBench" "${library_options[@]}" || status=1 ;;
+        todo-sort) "$bin/TodoBench" todo-sort --todo "$bin/todo" || status=1 ;;
+        merge) "$bin/TodoBench" merge || status=1 ;;
+        watch-latency) "$bin/TodoBench" watch-latency || status=1 ;;
+        todosh) "$bin/TodoBench" todosh "$bin/todo" || status=1 ;;
+    esac
+done
+exit $status

@@ -1,6 +1,11 @@
 // TodoBench: throughput and memory of the TodoTxt library on generated todo.txt files.
 //
 //   TodoBench [--sizes 10k,100k,1M] [--seed N] [--runs N] [--sections name,name] [--strict]
+//   TodoBench todo-sort [--lines 1M] [--runs N] [--small-runs N] [--seed N] [--todo PATH]
+//   TodoBench watch-latency | todosh [TODO_BINARY] | merge
+//
+// The first form is the library table below; the others are whole-process and merge sections, each
+// in its own file (TodoSortProcessBenchmark, WatchLatencyBenchmark, TodoShBenchmark, MergeBenchmark).
 //
 // For each size the parent generates a seeded file in a fresh temp directory (mkdtemp) and re-runs
 // this executable as `TodoBench --child PATH --lines N --runs R --sections NAME` once per section, so
@@ -148,7 +153,7 @@ func row(_ cells: [(String, Int, Bool)]) -> String {
 }
 
 let columns: [(String, Int, Bool)] = [
-    ("size", 5, false), ("section", 16, false), ("MB/s", 7, true), ("best ms", 8, true), ("CPU MB/s", 8, true),
+    ("size", 5, false), ("section", 21, false), ("MB/s", 7, true), ("best ms", 8, true), ("CPU MB/s", 8, true),
     ("memchr MB/s", 11, true), ("of memchr", 9, true), ("copy MB/s", 9, true), ("of copy", 7, true),
     ("peak RSS", 9, true), ("target", 13, false), ("verdict", 7, false), ("check", 0, false),
 ]
@@ -207,7 +212,7 @@ func runParent(_ options: Options) -> Int32 {
                 if verdict == "FAIL" { targetsMissed = true }
             }
             if !result.passed { checksFailed = true }
-            print(row([(size.label, 5, false), (section.name, 16, false), (format(speed, decimals: 1), 7, true),
+            print(row([(size.label, 5, false), (section.name, 21, false), (format(speed, decimals: 1), 7, true),
                        (format(result.seconds * 1000, decimals: 2), 8, true),
                        (format(megabytesPerSecond(report.fileBytes, result.cpuSeconds), decimals: 1), 8, true),
                        (format(floor, decimals: 0), 11, true),
@@ -223,7 +228,7 @@ func runParent(_ options: Options) -> Int32 {
             verdict = ratio <= memoryTargetRatio ? "PASS" : "FAIL"
             if verdict == "FAIL" { targetsMissed = true }
         }
-        print(row([(size.label, 5, false), ("peak memory", 16, false), ("", 7, true), ("", 8, true), ("", 8, true), ("", 11, true),
+        print(row([(size.label, 5, false), ("peak memory", 21, false), ("", 7, true), ("", 8, true), ("", 8, true), ("", 11, true),
                    ("", 9, true), ("", 9, true), (format(ratio, decimals: 2) + "×", 7, true),
                    (format(Double(peak.kilobytes) / 1024, decimals: 1) + "M", 9, true),
                    ("≤ \(format(memoryTargetRatio, decimals: 0))× file", 13, false), (verdict, 7, false),
@@ -233,6 +238,60 @@ func runParent(_ options: Options) -> Int32 {
     print("correctness checks: \(checksFailed ? "FAILED" : "all passed"); targets: \(targetsMissed ? "some missed" : "all met")")
     if checksFailed || (options.strict && targetsMissed) { return 1 }
     return 0
+}
+
+// MARK: Other sections, one subcommand each (scripts/bench.sh runs them all)
+
+/// `TodoBench todo-sort [--lines N] [--runs N] [--small-runs N] [--seed N] [--todo PATH]`.
+func runTodoSortCommand(_ arguments: ArraySlice<String>) -> Int32 {
+    var options = TodoSortProcessOptions()
+    var todoBinary = watchLatencyTodoBinary()
+    var rest = arguments
+    func value(_ flag: String) -> String {
+        guard let next = rest.popFirst() else { fail("\(flag) needs a value") }
+        return next
+    }
+    while let argument = rest.popFirst() {
+        switch argument {
+        case "--lines":
+            guard let lines = parseSize(Substring(value(argument))) else { fail("--lines needs a size such as 1M") }
+            options.lines = lines
+        case "--runs":
+            guard let runs = Int(value(argument)), runs >= 1 else { fail("--runs needs a positive integer") }
+            options.runs = runs
+        case "--small-runs":
+            guard let runs = Int(value(argument)), runs >= 1 else { fail("--small-runs needs a positive integer") }
+            options.smallRuns = runs
+        case "--seed":
+            guard let seed = UInt64(value(argument)) else { fail("--seed needs a non-negative integer") }
+            options.seed = seed
+        case "--todo":
+            todoBinary = value(argument)
+        default:
+            fail("todo-sort: unknown argument '\(argument)'")
+        }
+    }
+    let (report, ok) = runTodoSortProcessBenchmark(todoBinary: todoBinary, options: options)
+    print(report, terminator: "")
+    return ok ? 0 : 1
+}
+
+let subcommandArguments = CommandLine.arguments.dropFirst()
+switch subcommandArguments.first {
+case "watch-latency":
+    print(runWatchLatencyBenchmark(todoBinary: watchLatencyTodoBinary(), changes: 100), terminator: "")
+    exit(0)
+case "todosh":
+    let todoBinary = subcommandArguments.dropFirst().first ?? watchLatencyTodoBinary()
+    print(runTodoShBenchmark(todoBinary: todoBinary, sizes: [10_000, 100_000, 1_000_000]), terminator: "")
+    exit(0)
+case "merge":
+    print(runMergeBenchmark(lines: 100_000, seed: 42))
+    exit(0)
+case "todo-sort":
+    exit(runTodoSortCommand(subcommandArguments.dropFirst()))
+default:
+    break
 }
 
 let options = parseOptions(CommandLine.arguments)

@@ -51,6 +51,15 @@ enum ByteScanning {
         return true
     }
 
+    /// For eight bytes loaded little-endian: the high bit of each byte lane set where the byte is
+    /// outside 0x21...0x7F (below 0x21, or 0x80 and above), exact for the lowest such lane (higher
+    /// lanes may hold false positives from a borrow, so use only `trailingZeroBitCount`). Zero when
+    /// all eight bytes are printable ASCII or DEL.
+    @inline(__always)
+    static func bytesOutsidePrintable(_ word: UInt64) -> UInt64 {
+        (word | ((word &- 0x2121_2121_2121_2121) & ~word)) & 0x8080_8080_8080_8080
+    }
+
     @inline(__always)
     static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
 

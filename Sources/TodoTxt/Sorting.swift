@@ -25,15 +25,15 @@ public enum SortKey: String, Sendable, CaseIterable {
 extension TodoDocument {
     /// Whether the line at `index` is a completed task (starts with `x` and a space).
     func isCompletedLine(_ index: Int) -> Bool {
-        let record = records[index]
-        var start = record.start
-        var length = record.length
+        let content = content(of: records[index])
+        var start = content.startIndex
+        var length = content.count
         // A line of its own starting with a byte order mark reads past it (see TodoItem.parseHeader).
-        if length >= 3 && storage[start] == 0xEF && storage[start + 1] == 0xBB && storage[start + 2] == 0xBF {
+        if length >= 3 && content[start] == 0xEF && content[start + 1] == 0xBB && content[start + 2] == 0xBF {
             start += 3
             length -= 3
         }
-        return length >= 2 && storage[start] == 0x78 && storage[start + 1] == 0x20
+        return length >= 2 && content[start] == 0x78 && content[start + 1] == 0x20
     }
 
     /// The new line order: open lines (tasks, blank lines, comments) keep their relative order on top,
@@ -97,13 +97,91 @@ extension TodoDocument {
     }
 
     /// Sorts file bytes: completed tasks sink, stably. Equal to the input when already sorted.
+    ///
+    /// Complexity: O(n). Without keys, for a file that ends with a terminator (or is empty), one scan
+    /// finds the runs of open and of completed lines and the output is written in one pass, a copy per
+    /// run, exactly sized; no line records are built. Otherwise: parse, `sortedOrder`, `reorder`,
+    /// `rendered()`, which give the same bytes.
     public static func sort(_ bytes: [UInt8], by keys: [SortKey] = []) -> [UInt8] {
+        if keys.isEmpty, bytes.last == 0x0A || bytes.isEmpty {
+            return sortTerminatedWithoutKeys(bytes)
+        }
         let document = TodoDocument(bytes: bytes)
         let order = document.sortedOrder(by: keys)
         if order.elementsEqual(0..<document.lineCount) { return bytes }
         var sorted = document
         sorted.reorder(order)
         return sorted.rendered()
+    }
+}
+
+extension TodoDocument {
+    /// A run of whole lines (terminators included) of one group: `start..<end` in the file.
+    struct LineRun {
+        var start: Int
+        var end: Int
+    }
+
+    /// `sort(bytes)` without keys for bytes that are empty or end with LF.
+    ///
+    /// Then every line has its terminator, so `reorder` changes no terminator and the result is the
+    /// BOM, the open lines' spans in order, then the completed lines' spans in order: exactly what
+    /// `TodoDocument(bytes:).sorted().rendered()` gives. A line is completed as in `isCompletedLine`:
+    /// `x` and a space at its start, after a byte order mark of its own if it has one.
+    static func sortTerminatedWithoutKeys(_ bytes: [UInt8]) -> [UInt8] {
+        let begin = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+        guard begin < bytes.count else { return bytes }
+        var open: [LineRun] = []
+        var done: [LineRun] = []
+        var moved = false
+        bytes.withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            var lineStart = begin
+            forEachLF(base, from: begin, to: buffer.count) { newline in
+                var start = lineStart
+                // The LF is never one of the bytes compared, so `start + 1 < newline` holds on a match.
+                if newline - start >= 5 && base[start] == 0xEF && base[start + 1] == 0xBB && base[start + 2] == 0xBF {
+                    start += 3
+                }
+                let isDone = base[start] == 0x78 && start + 1 < newline && base[start + 1] == 0x20
+                let end = newline + 1
+                if isDone {
+                    if let last = done.indices.last, done[last].end == lineStart {
+                        done[last].end = end
+                    } else {
+                        done.append(LineRun(start: lineStart, end: end))
+                    }
+                } else {
+                    if !done.isEmpty { moved = true }
+                    if let last = open.indices.last, open[last].end == lineStart {
+                        open[last].end = end
+                    } else {
+                        open.append(LineRun(start: lineStart, end: end))
+                    }
+                }
+                lineStart = end
+            }
+        }
+        guard moved else { return bytes }
+        return [UInt8](unsafeUninitializedCapacity: bytes.count) { target, initialized in
+            bytes.withUnsafeBufferPointer { source in
+                let from = source.baseAddress!, to = target.baseAddress!
+                var offset = 0
+                if begin > 0 {
+                    to.update(from: from, count: begin)
+                    offset = begin
+                }
+                for run in open {
+                    (to + offset).update(from: from + run.start, count: run.end - run.start)
+                    offset += run.end - run.start
+                }
+                for run in done {
+                    (to + offset).update(from: from + run.start, count: run.end - run.start)
+                    offset += run.end - run.start
+                }
+                initialized = offset
+            }
+        }
     }
 }
 

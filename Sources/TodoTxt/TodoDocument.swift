@@ -4,15 +4,17 @@
 /// CRLF, mixed endings, a BOM, blank lines, invalid UTF-8, NUL, a missing final newline
 /// (format.md section 1).
 ///
-/// Storage is one append-only byte buffer; each line is a range of it plus a terminator. Editing a line
-/// appends its new bytes to the buffer and points the line there, so untouched lines are never copied
-/// or re-encoded, and sorting only permutes the small line records.
+/// Storage is the input bytes, never changed, and an append-only buffer of edited content; each line
+/// is a range of one of them plus a terminator. Editing a line appends its new bytes to the edit
+/// buffer and points the line there, so untouched lines are never copied or re-encoded (not even
+/// once: the input array stays shared with the caller), and sorting only permutes the line records.
 ///
 /// Complexity: parsing is one `memchr`-style scan, O(n) in bytes, with one 16-byte record per line.
 public struct TodoDocument: Sendable {
 
     struct LineRecord: Sendable {
-        /// Offset of the line's first content byte in `storage`.
+        /// Offset of the line's first content byte: in `storage` when non-negative, else at
+        /// `-1 - start` in `edits`.
         var start: Int
         /// Content length (terminator excluded) in 48 bits, split so the record stays 16 bytes:
         /// lines up to 256 TiB round-trip, far beyond any file that fits in memory.
@@ -37,8 +39,15 @@ public struct TodoDocument: Sendable {
         }
     }
 
+    /// The bytes the document was parsed from (BOM included), shared copy-on-write with the caller
+    /// and never mutated.
     var storage: [UInt8]
+    /// Content written by edits; records with a negative `start` point here.
+    var edits: [UInt8]
     var records: [LineRecord]
+    /// True while the document is exactly as parsed (no edit, no reorder): `storage` is then the
+    /// input and `rendered()` returns it as is.
+    var isPristine: Bool
 
     /// Whether the file starts with a UTF-8 byte order mark (EF BB BF). It is not part of line 1.
     public var hasByteOrderMark: Bool
@@ -48,15 +57,19 @@ public struct TodoDocument: Sendable {
     /// An empty document: no BOM, no lines.
     public init() {
         storage = []
+        edits = []
         records = []
         hasByteOrderMark = false
+        isPristine = true
     }
 
     /// Splits `bytes` into lines. Never fails.
     public init(bytes: [UInt8]) {
         storage = bytes
+        edits = []
         hasByteOrderMark = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
         records = []
+        isPristine = true
         let begin = hasByteOrderMark ? 3 : 0
         records = bytes.withUnsafeBufferPointer { buffer in
             TodoDocument.splitLines(buffer, from: begin)
@@ -99,9 +112,13 @@ public struct TodoDocument: Sendable {
     ///
     /// Precondition: `index` is in `0..<lineCount`.
 
-    public func content(at index: Int) -> ArraySlice<UInt8> {
-        let record = records[index]
-        return storage[record.start..<(record.start + record.length)]
+    public func content(at index: Int) -> ArraySlice<UInt8> { content(of: records[index]) }
+
+    /// The content bytes a record points at, in `storage` or in `edits`.
+    func content(of record: LineRecord) -> ArraySlice<UInt8> {
+        if record.start >= 0 { return storage[record.start..<(record.start + record.length)] }
+        let start = -1 - record.start
+        return edits[start..<(start + record.length)]
     }
 
     /// The terminator of the line at `index` (0-based).
@@ -118,11 +135,22 @@ public struct TodoDocument: Sendable {
 
     /// Calls `body` with each line's content as a buffer, without copying (the hot path for scans).
     public func withLineBuffers(_ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
-        try storage.withUnsafeBufferPointer { buffer in
-            for (index, record) in records.enumerated() {
-                try body(index, UnsafeBufferPointer(rebasing: buffer[record.start..<(record.start + record.length)]))
+        try storage.withUnsafeBufferPointer { stored in
+            try edits.withUnsafeBufferPointer { edited in
+                for (index, record) in records.enumerated() {
+                    try body(index, TodoDocument.buffer(of: record, stored: stored, edited: edited))
+                }
             }
         }
+    }
+
+    /// The content of `record` within the buffers of `storage` and `edits`.
+    @inline(__always)
+    static func buffer(of record: LineRecord, stored: UnsafeBufferPointer<UInt8>,
+                       edited: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        if record.start >= 0 { return UnsafeBufferPointer(rebasing: stored[record.start..<(record.start + record.length)]) }
+        let start = -1 - record.start
+        return UnsafeBufferPointer(rebasing: edited[start..<(start + record.length)])
     }
 
     /// Whether the last line ends with a terminator. False for an empty document.
@@ -147,7 +175,7 @@ public struct TodoDocument: Sendable {
 
     /// Whether the line's content ends in a bare CR (helper for the rule above).
     private func contentEndsWithCR(_ record: LineRecord) -> Bool {
-        record.length > 0 && storage[record.start + record.length - 1] == 0x0D
+        record.length > 0 && content(of: record).last == 0x0D
     }
 
     // MARK: Writing
@@ -155,40 +183,82 @@ public struct TodoDocument: Sendable {
     /// The file's bytes: BOM, then every line's content and terminator.
     ///
     /// For a document that was parsed and not edited, this equals the input exactly.
+    ///
+    /// Complexity: O(1) for a pristine document (parsed, never edited or reordered, BOM flag as read):
+    /// the stored input is returned, shared copy-on-write. Otherwise one exactly sized buffer is written
+    /// in one pass; lines that still sit next to each other in storage, with their terminators there
+    /// as stored, are copied as one run.
     public func rendered() -> [UInt8] {
+        let storedMark = storage.count >= 3 && storage[0] == 0xEF && storage[1] == 0xBB && storage[2] == 0xBF
+        if isPristine && hasByteOrderMark == storedMark { return storage }
         var total = hasByteOrderMark ? 3 : 0
         for record in records { total += record.length + record.terminator.byteCount }
-        var out = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
-            storage.withUnsafeBufferPointer { source in
-                guard let sourceBase = source.baseAddress, let target = buffer.baseAddress else { return }
+        guard total > 0 else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            storage.withUnsafeBufferPointer { source in edits.withUnsafeBufferPointer { edited in
+                let target = buffer.baseAddress!
                 var offset = 0
                 if hasByteOrderMark {
                     target[0] = 0xEF; target[1] = 0xBB; target[2] = 0xBF
                     offset = 3
                 }
+                // A dangling pointer is never read: every copy below has a count of 0 when its buffer is empty.
+                let sourceBase = source.baseAddress ?? UnsafePointer(target)
+                let stored = source.count
+                // The pending run: storage[runStart..<runEnd] still to be copied.
+                var runStart = 0, runEnd = 0
                 for record in records {
-                    let length = record.length
-                    (target + offset).update(from: sourceBase + record.start, count: length)
-                    offset += length
+                    let start = record.start, contentEnd = start + record.length
+                    let spanEnd: Int?
+                    if start < 0 {
+                        spanEnd = nil
+                    } else {
+                        switch record.terminator {
+                        case .none: spanEnd = contentEnd
+                        case .lf: spanEnd = contentEnd < stored && sourceBase[contentEnd] == 0x0A ? contentEnd + 1 : nil
+                        case .crlf:
+                            spanEnd = contentEnd + 1 < stored && sourceBase[contentEnd] == 0x0D && sourceBase[contentEnd + 1] == 0x0A
+                                ? contentEnd + 2 : nil
+                        }
+                    }
+                    if let spanEnd {
+                        if start == runEnd && runEnd > runStart {
+                            runEnd = spanEnd
+                        } else {
+                            (target + offset).update(from: sourceBase + runStart, count: runEnd - runStart)
+                            offset += runEnd - runStart
+                            runStart = start
+                            runEnd = spanEnd
+                        }
+                        continue
+                    }
+                    (target + offset).update(from: sourceBase + runStart, count: runEnd - runStart)
+                    offset += runEnd - runStart
+                    runStart = 0
+                    runEnd = 0
+                    let content = TodoDocument.buffer(of: record, stored: source, edited: edited)
+                    if let from = content.baseAddress { (target + offset).update(from: from, count: content.count) }
+                    offset += content.count
                     switch record.terminator {
                     case .none: break
                     case .lf: target[offset] = 0x0A; offset += 1
                     case .crlf: target[offset] = 0x0D; target[offset + 1] = 0x0A; offset += 2
                     }
                 }
-            }
-            initialized = total
+                (target + offset).update(from: sourceBase + runStart, count: runEnd - runStart)
+                offset += runEnd - runStart
+                initialized = offset
+            } }
         }
-        if total == 0 { out = [] }
-        return out
     }
 
     // MARK: Editing lines
 
     private mutating func store(_ content: some Collection<UInt8>) -> (start: Int, length: Int) {
-        let start = storage.count
-        storage.append(contentsOf: content)
-        return (start, storage.count - start)
+        isPristine = false
+        let offset = edits.count
+        edits.append(contentsOf: content)
+        return (-1 - offset, edits.count - offset)
     }
 
     /// Replaces the content of the line at `index`, keeping its terminator. Every other byte stays.
@@ -229,15 +299,19 @@ public struct TodoDocument: Sendable {
 
     /// Removes the line at `index` with its terminator. No other line changes.
     public mutating func removeLine(at index: Int) {
+        isPristine = false
         records.remove(at: index)
     }
 
     /// Removes every line whose content `shouldRemove` accepts, in one pass: the same result as
     /// `removeLine(at:)` for each of them, in O(lines) instead of O(lines²). No other line changes.
     public mutating func removeLines(where shouldRemove: (UnsafeBufferPointer<UInt8>) -> Bool) {
-        records = storage.withUnsafeBufferPointer { buffer in
-            records.filter { record in
-                !shouldRemove(UnsafeBufferPointer(rebasing: buffer[record.start..<(record.start + record.length)]))
+        isPristine = false
+        records = storage.withUnsafeBufferPointer { stored in
+            edits.withUnsafeBufferPointer { edited in
+                records.filter { record in
+                    !shouldRemove(TodoDocument.buffer(of: record, stored: stored, edited: edited))
+                }
             }
         }
     }
@@ -251,6 +325,7 @@ public struct TodoDocument: Sendable {
     /// Precondition: `order` is a permutation of the line indices.
     public mutating func reorder(_ order: [Int]) {
         precondition(order.count == records.count, "reorder needs a permutation of every line")
+        isPristine = false
         let dominant = dominantTerminator
         let endedWithTerminator = endsWithTerminator
         var reordered = order.map { records[$0] }

@@ -20,23 +20,89 @@ public struct BodyFields: Sendable {
     public var tags: [Tag] = []
 }
 
+/// Where one field of a task's body sits, as byte ranges relative to the line's start: no `String`
+/// is made. `TodoItem.scanFields(_:)` reports every field, repeated projects and contexts included.
+public struct BodyFieldRange: Sendable, Hashable {
+    /// What the word is.
+    public enum Kind: Sendable, Hashable {
+        /// `+name`.
+        case project
+        /// `@name`.
+        case context
+        /// `key:value`.
+        case tag
+    }
+
+    /// Project, context or tag.
+    public let kind: Kind
+    /// The whole word: sigil included for projects and contexts, `key:value` for tags.
+    public let range: Range<Int>
+    /// The name (project, context: after the sigil) or the tag's key (before the first colon).
+    public let nameRange: Range<Int>
+    /// The tag's value (after the first colon); empty, at the word's end, for projects and contexts.
+    public let valueRange: Range<Int>
+}
+
 /// The keys of which only the first value counts (format.md section 2).
 public let singleValuedTagKeys: Set<String> = ["due", "t", "rec", "h", "pri", "uid"]
 
 extension TodoItem {
     /// Scans the body once for projects, contexts and tags.
     ///
-    /// Complexity: O(body length), on bytes; strings are made only for the fields found.
+    /// Built on `scanFields(_:)`. Complexity: O(body length), on bytes; strings are made only for the
+    /// fields found.
     public var fields: BodyFields {
         var fields = BodyFields()
         guard !isBlank else { return fields }
-        let base = bodyOffset
         content.withUnsafeBufferPointer { line in
-            TodoItem.forEachWord(in: line, from: base) { start, end in
-                TodoItem.classify(line, start, end, into: &fields)
+            TodoItem.scanFields(in: line, from: bodyOffset) { field in
+                switch field.kind {
+                case .project:
+                    let name = lossyString(UnsafeBufferPointer(rebasing: line[field.nameRange]))
+                    if !fields.projects.contains(name) { fields.projects.append(name) }
+                case .context:
+                    let name = lossyString(UnsafeBufferPointer(rebasing: line[field.nameRange]))
+                    if !fields.contexts.contains(name) { fields.contexts.append(name) }
+                case .tag:
+                    fields.tags.append(Tag(
+                        key: lossyString(UnsafeBufferPointer(rebasing: line[field.nameRange])),
+                        value: lossyString(UnsafeBufferPointer(rebasing: line[field.valueRange])),
+                        range: field.range,
+                        valueRange: field.valueRange))
+                }
             }
         }
         return fields
+    }
+
+    /// Calls `visit` with every project, context and tag of the body, in order, as byte ranges
+    /// relative to the line's start (index them into `content` after adding `content.startIndex`).
+    ///
+    /// Unlike `fields`, repeated projects and contexts are reported each time they occur. Nothing is
+    /// allocated: the allocation-free form of `fields`, for scans over many lines.
+    ///
+    /// Complexity: O(body length), one pass over the bytes.
+    public func scanFields(_ visit: (BodyFieldRange) -> Void) {
+        guard !isBlank else { return }
+        content.withUnsafeBufferPointer { line in
+            TodoItem.scanFields(in: line, from: bodyOffset, visit)
+        }
+    }
+
+    /// The body scan behind `fields` and `scanFields(_:)`.
+    @inline(__always)
+    static func scanFields(in line: UnsafeBufferPointer<UInt8>, from offset: Int, _ visit: (BodyFieldRange) -> Void) {
+        forEachWord(in: line, from: offset) { start, end in
+            let first = line[start]
+            if first == 0x2B || first == 0x40 {  // + or @
+                guard end - start > 1 else { return }
+                visit(BodyFieldRange(kind: first == 0x2B ? .project : .context, range: start..<end,
+                                     nameRange: (start + 1)..<end, valueRange: end..<end))
+                return
+            }
+            guard let colon = tagColon(line, start, end) else { return }
+            visit(BodyFieldRange(kind: .tag, range: start..<end, nameRange: start..<colon, valueRange: (colon + 1)..<end))
+        }
     }
 
     /// Project names, first occurrence order, without duplicates.
@@ -62,8 +128,17 @@ extension TodoItem {
     /// Complexity: one byte scan of the body; a string is made only for the value returned (the same
     /// result as searching `tags`, without building every field).
     public var uid: String? {
+        guard let range = uidRange else { return nil }
+        let start = content.startIndex
+        return lossyString(content[(start + range.lowerBound)..<(start + range.upperBound)])
+    }
+
+    /// Where `uid`'s value sits, relative to the line's start; nil when `uid` is nil. No `String` made.
+    ///
+    /// Complexity: one byte scan of the body.
+    public var uidRange: Range<Int>? {
         guard !isBlank else { return nil }
-        return content.withUnsafeBufferPointer { line -> String? in
+        return content.withUnsafeBufferPointer { line -> Range<Int>? in
             var uid: Range<Int>?
             var uuid: Range<Int>?
             TodoItem.forEachWord(in: line, from: bodyOffset) { start, end in
@@ -80,13 +155,18 @@ extension TodoItem {
                 guard TodoItem.tagColon(line, start, end) == start + keyLength else { return }
                 if keyLength == 3 { uid = (start + 4)..<end } else { uuid = (start + 5)..<end }
             }
-            return (uid ?? uuid).map { lossyString(UnsafeBufferPointer(rebasing: line[$0])) }
+            return uid ?? uuid
         }
     }
 
     /// Calls `body(start, end)` for each maximal run of non-whitespace bytes from `offset`.
+    ///
+    /// Inside a word, eight bytes are tested at a time for the first one outside 0x21...0x7F
+    /// (printable ASCII and DEL, never whitespace); only such a byte gets the Unicode whitespace test.
     @inline(__always)
     static func forEachWord(in line: UnsafeBufferPointer<UInt8>, from offset: Int, _ body: (Int, Int) -> Void) {
+        guard let base = line.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
         var index = offset
         let end = line.count
         while index < end {
@@ -95,33 +175,20 @@ extension TodoItem {
             let start = index
             index += 1
             while index < end {
-                // Printable ASCII and DEL (0x21...0x7F) are never whitespace: the common case, one compare.
-                if line[index] &- 0x21 < 0x5F { index += 1; continue }
+                if index + 8 <= end {
+                    let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                    let special = ByteScanning.bytesOutsidePrintable(word)
+                    if special == 0 { index += 8; continue }
+                    index += special.trailingZeroBitCount >> 3
+                } else if line[index] &- 0x21 < 0x5F {
+                    index += 1
+                    continue
+                }
                 if ByteScanning.whitespaceLength(line, at: index) > 0 { break }
                 index += 1
             }
             body(start, index)
         }
-    }
-
-    static func classify(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, into fields: inout BodyFields) {
-        let first = line[start]
-        if first == 0x2B || first == 0x40 {  // + or @
-            guard end - start > 1 else { return }
-            let name = lossyString(UnsafeBufferPointer(rebasing: line[(start + 1)..<end]))
-            if first == 0x2B {
-                if !fields.projects.contains(name) { fields.projects.append(name) }
-            } else {
-                if !fields.contexts.contains(name) { fields.contexts.append(name) }
-            }
-            return
-        }
-        guard let colon = tagColon(line, start, end) else { return }
-        fields.tags.append(Tag(
-            key: lossyString(UnsafeBufferPointer(rebasing: line[start..<colon])),
-            value: lossyString(UnsafeBufferPointer(rebasing: line[(colon + 1)..<end])),
-            range: start..<end,
-            valueRange: (colon + 1)..<end))
     }
 
     /// The colon that splits the word `start..<end` into a tag, or nil if the word is not a tag:
