@@ -11,6 +11,40 @@ extension TodoShActions {
         var status: Int32 = 0
         let today = context.clock.today.bytes
         let keepPriority = context.settings.keepsPriorityOnDone
+        func markedDone(_ line: [UInt8]) -> [UInt8] {
+            let strip = priorityPrefixLength(line) ?? 0
+            var done = [UInt8(ascii: "x"), 0x20] + today + [0x20] + line[strip...]
+            if keepPriority, strip == 4 { done += Array(" pri:".utf8) + [line[1]] }
+            return done
+        }
+        // With auto-archive (todo.sh's default) the edits and the archive are one write of the todo
+        // file: the done file is appended first, then the todo file replaced once.
+        if context.settings.autoArchive && !context.settings.addsRecurrence {
+            let path = context.settings.todoFile
+            let document = context.document(path)
+            var edits: [ArchiveEdit] = []
+            var planned = document
+            for address in numbers {
+                let (index, shown) = try resolve(address, in: planned, file: path, usage: usage, context)
+                let old = Array(planned.content(at: index))
+                if old.count >= 2 && old[0] == UInt8(ascii: "x") && old[1] == 0x20 {
+                    context.softError("TODO: \(shown) is already marked done.")
+                    status = 1
+                    continue
+                }
+                let new = markedDone(old)
+                planned.replaceContent(at: index, with: new)
+                edits.append(ArchiveEdit(index: index, shown: shown, old: old, new: new))
+            }
+            let announcer = context
+            _ = try archive(&context, applying: edits, snapshot: document) {
+                for edit in edits {
+                    announcer.inform("\(edit.shown) \(string(edit.new))")
+                    announcer.inform("TODO: \(edit.shown) marked as done.")
+                }
+            }
+            return status
+        }
         for address in numbers {
             let path = context.settings.todoFile
             let document = context.document(path)
@@ -21,12 +55,7 @@ extension TodoShActions {
                 status = 1
                 continue
             }
-            let result = try editTask(address, usage: usage, context, document: document) { line in
-                let strip = priorityPrefixLength(line) ?? 0
-                var done = [UInt8(ascii: "x"), 0x20] + today + [0x20] + line[strip...]
-                if keepPriority, strip == 4 { done += Array(" pri:".utf8) + [line[1]] }
-                return done
-            }
+            let result = try editTask(address, usage: usage, context, document: document, markedDone)
             context.inform("\(result.shown) \(string(result.new))")
             context.inform("TODO: \(shown) marked as done.")
             if context.settings.addsRecurrence {
@@ -61,15 +90,39 @@ extension TodoShActions {
         }
     }
 
+    /// One line `do` rewrites before archiving: found again by its bytes if the file changed.
+    struct ArchiveEdit {
+        let index: Int
+        let shown: String
+        let old: [UInt8]
+        let new: [UInt8]
+    }
+
     /// Removes empty lines from the todo file and moves every `x ` line to the done file.
-    static func archive(_ context: inout TodoShContext) throws(TodoShExit) -> Int32 {
+    ///
+    /// `edits` (from `do`) are applied first, in the same single write of the todo file; `announce`
+    /// runs once the files are written, before archive's own messages, so nothing is reported done
+    /// that was not written.
+    static func archive(_ context: inout TodoShContext, applying edits: [ArchiveEdit] = [],
+                        snapshot read: TodoDocument? = nil, announce: () -> Void = {}) throws(TodoShExit) -> Int32 {
         let todoPath = context.settings.todoFile
         let donePath = context.settings.doneFile
         func isDone(_ line: ArraySlice<UInt8>) -> Bool {
             line.count >= 2 && line[line.startIndex] == UInt8(ascii: "x") && line[line.startIndex + 1] == 0x20
         }
-        let snapshotBytes = ((try? FileAccess.readIfExists(todoPath)) ?? nil) ?? []
-        let snapshot = TodoDocument(bytes: snapshotBytes)
+        let original = read ?? context.document(todoPath)
+        let originalBytes = original.rendered()
+        /// `document` with the edits applied, each found again by its bytes.
+        func applyingEdits(to document: TodoDocument) throws(TodoShExit) -> TodoDocument {
+            var edited = document
+            for edit in edits {
+                let found = try relocate(edit.index, edit.old, in: edited, shown: edit.shown, context)
+                edited.replaceContent(at: found, with: edit.new)
+            }
+            return edited
+        }
+        let snapshot = edits.isEmpty ? original : try applyingEdits(to: original)
+        let snapshotBytes = edits.isEmpty ? originalBytes : snapshot.rendered()
         var doneLines: [[UInt8]] = []
         for index in 0..<snapshot.lineCount where isDone(snapshot.content(at: index)) {
             doneLines.append(Array(snapshot.content(at: index)))
@@ -87,9 +140,19 @@ extension TodoShActions {
         // without hashing them.
         var archived: [[UInt8]: Int] = [:]
         for line in doneLines { archived[line, default: 0] += 1 }
+        var editFailure: TodoShExit?
         try context.updateBytes(todoPath) { current in
-            removingEmptyAndDoneLines(current, archived: current == snapshotBytes ? nil : archived)
+            if current == originalBytes { return removingEmptyAndDoneLines(snapshotBytes, archived: nil) }
+            do throws(TodoShExit) {
+                let edited = edits.isEmpty ? current : try applyingEdits(to: TodoDocument(bytes: current)).rendered()
+                return removingEmptyAndDoneLines(edited, archived: archived)
+            } catch {
+                editFailure = error
+                return nil
+            }
         }
+        if let editFailure { throw editFailure }
+        announce()
         if doneLines.isEmpty {
             context.inform("TODO: \(todoPath) does not contain any done tasks.")
         } else {
