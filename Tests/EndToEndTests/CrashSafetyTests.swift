@@ -7,7 +7,7 @@ import Glibc
 /// (files.md section 1). Runs for a few seconds; `TODO_SOAK_SECONDS` makes it longer.
 final class CrashSafetyTests: XCTestCase {
     func testSigkillAtRandomInstantsNeverLeavesAPartialFile() throws {
-        let seed = testSeed("CrashSafety")
+        let seed = propertySeed("CrashSafety")
         var random = SeededGenerator(seed: seed)
         let directory = Spawn.makeTemporaryDirectory()
         let path = directory + "/todo.txt"

@@ -16,7 +16,7 @@ final class GitSyncTests: XCTestCase {
     }
 
     func testTwoClonesMergeByTaskWithTheDriver() throws {
-        let seed = testSeed("GitSyncTests")
+        let seed = propertySeed("GitSyncTests")
         var random = SeededGenerator(seed: seed)
         let root = Spawn.makeTemporaryDirectory("git-sync")
         let sandbox = GitSandbox(root: root)

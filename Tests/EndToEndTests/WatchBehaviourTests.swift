@@ -87,7 +87,7 @@ import Glibc
 
     @Test func everyLineAppendedWhileSortingSurvivesExactlyOnce() throws {
         let seconds = Spawn.soakSeconds(default: 3)
-        var random = SeededGenerator(seed: testSeed("watch soak"))
+        var random = SeededGenerator(seed: propertySeed("watch soak"))
         let directory = temporaryDirectory("watch-soak")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/todo.txt"

@@ -140,7 +140,7 @@ struct SeededGenerator: RandomNumberGenerator {
 }
 
 /// The seed for a property or soak test: `TODO_PROPERTY_SEED`, else fresh; always printed.
-func testSeed(_ name: String) -> UInt64 {
+func propertySeed(_ name: String) -> UInt64 {
     let seed = ProcessInfo.processInfo.environment["TODO_PROPERTY_SEED"].flatMap(UInt64.init)
         ?? UInt64.random(in: 1...UInt64.max)
     print("\(name): seed \(seed) (rerun with TODO_PROPERTY_SEED=\(seed))")
