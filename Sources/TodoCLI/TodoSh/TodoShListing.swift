@@ -600,8 +600,8 @@ enum TodoShListing {
             if remaining <= 0 { return 0 }
             let position = entry.start &+ offset
             var word: UInt64
-            if position &+ 8 <= bytes.count {
-                word = UInt64(bigEndian: UnsafeRawPointer(bytes.baseAddress! + position).loadUnaligned(as: UInt64.self))
+            if position &+ 8 <= bytes.count, let base = bytes.baseAddress {
+                word = UInt64(bigEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
             } else {
                 word = 0
                 for index in 0..<min(8, bytes.count &- position) {
