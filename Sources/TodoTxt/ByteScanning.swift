@@ -77,3 +77,33 @@ extension Array where Element == UInt8 {
 func lossyString<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
     String(decoding: bytes, as: UTF8.self)
 }
+
+/// Finding one byte value in a buffer, eight bytes at a time: the scan behind line splitting in the
+/// todo.sh listing, the uid scan of merge and the binary-file check of `todo sort`, so that each does
+/// not carry its own copy of the word trick.
+public enum ByteSearch {
+    /// The index of the first `byte` in `base[from..<end]`, or `end` when there is none.
+    ///
+    /// Each word is XORed with the byte repeated, so matches become zero bytes; the classic
+    /// "has a zero byte" test flags them, and its lowest flagged byte is always a real match (borrows
+    /// only run upwards). Complexity: O(n), no allocation.
+    @inline(__always)
+    public static func firstIndex(of byte: UInt8, in base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int {
+        let raw = UnsafeRawPointer(base)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let pattern = ones &* UInt64(byte)
+        var index = from
+        while index + 8 <= end {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ pattern
+            let found = (word &- ones) & ~word & highs
+            if found != 0 { return index + found.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < end {
+            if base[index] == byte { return index }
+            index += 1
+        }
+        return end
+    }
+}

@@ -172,27 +172,12 @@ struct MergeSide {
         return index >= 3 && ByteScanning.whitespaceLength(line, at: index - 3) == 3
     }
 
-    /// The index of the next `:` at or after `from`, testing eight bytes at a time.
+    /// The index of the next `:` at or after `from`.
     @inline(__always)
     static func nextColon(in line: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
         guard let base = line.baseAddress else { return nil }
-        let raw = UnsafeRawPointer(base)
-        let count = line.count
-        var index = from
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        let colons: UInt64 = 0x3A3A_3A3A_3A3A_3A3A
-        while index + 8 <= count {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ colons
-            let zeros = (word &- ones) & ~word & highs
-            // The lowest flagged byte is exact (borrows only run upwards); the first byte is the lowest.
-            if zeros != 0 { return index + zeros.trailingZeroBitCount / 8 }
-            index += 8
-        }
-        while index < count {
-            if base[index] == 0x3A { return index }
-            index += 1
-        }
-        return nil
+        let found = ByteSearch.firstIndex(of: 0x3A, in: base, from: from, to: line.count)
+        return found < line.count ? found : nil
     }
 
     /// The entry's line on `other`, if `other` holds this line's key.

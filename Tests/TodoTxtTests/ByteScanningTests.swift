@@ -75,3 +75,29 @@ import Testing
         #expect(failures == 0, "seed \(settings.seed)")
     }
 }
+
+@Suite struct ByteSearchTests {
+    @Test(arguments: [UInt8(0x00), 0x0A, 0x3A, 0x80, 0xFF])
+    func findsTheFirstMatchAtEveryPositionAndRange(target: UInt8) {
+        let filler: UInt8 = target == 0x61 ? 0x62 : 0x61
+        for length in 0..<34 {
+            let clean = [UInt8](repeating: filler, count: length)
+            clean.withUnsafeBufferPointer { buffer in
+                if let base = buffer.baseAddress {
+                    #expect(ByteSearch.firstIndex(of: target, in: base, from: 0, to: length) == length)
+                }
+            }
+            for position in 0..<length {
+                var bytes = clean
+                bytes[position] = target
+                if position + 3 < length { bytes[position + 3] = target }
+                bytes.withUnsafeBufferPointer { buffer in
+                    guard let base = buffer.baseAddress else { return }
+                    #expect(ByteSearch.firstIndex(of: target, in: base, from: 0, to: length) == position)
+                    #expect(ByteSearch.firstIndex(of: target, in: base, from: position + 1, to: length)
+                            == (position + 3 < length ? position + 3 : length))
+                }
+            }
+        }
+    }
+}

@@ -48,23 +48,13 @@ enum SortAction {
         throw .failure("\(path): line \(line): NUL byte, this looks like a binary file; not rewriting it")
     }
 
-    /// The index of the first NUL byte, eight bytes at a time (this runs on every sort of the whole
-    /// file, so it must cost no more than a memchr).
+    /// The index of the first NUL byte (this runs on every sort of the whole file, so it must cost no
+    /// more than a memchr).
     static func firstNUL(_ bytes: [UInt8]) -> Int? {
-        bytes.withUnsafeBytes { raw -> Int? in
-            let count = raw.count
-            var index = 0
-            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-            while index + 8 <= count {
-                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                if (word &- ones) & ~word & highs != 0 { break }
-                index += 8
-            }
-            while index < count {
-                if raw[index] == 0 { return index }
-                index += 1
-            }
-            return nil
+        bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress else { return nil }
+            let found = ByteSearch.firstIndex(of: 0, in: base, from: 0, to: buffer.count)
+            return found < buffer.count ? found : nil
         }
     }
 }

@@ -56,23 +56,7 @@ enum TodoShListing {
         /// The index of the first LF at or after `from`, or `count`.
         @inline(__always)
         static func findNewline(_ base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int {
-            var index = from
-            let raw = UnsafeRawPointer(base)
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
-            let pattern: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
-            while index + 8 <= count {
-                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ pattern
-                let found = (word &- ones) & ~word & highs
-                // The lowest flagged byte is always a real match (borrows only run upwards).
-                if found != 0 { return index + found.trailingZeroBitCount / 8 }
-                index += 8
-            }
-            while index < count {
-                if base[index] == 0x0A { return index }
-                index += 1
-            }
-            return count
+            ByteSearch.firstIndex(of: 0x0A, in: base, from: from, to: count)
         }
 
         var count: Int { ranges.count }
