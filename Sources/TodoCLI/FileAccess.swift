@@ -16,7 +16,7 @@ enum FileAccess {
         return .seconds(5)
     }
 
-    static func exists(_ path: String) -> Bool { ProcessContext.exists(path) }
+    static func exists(_ path: String) -> Bool { ProcessSpawning.kind(of: path) != nil }
 
     /// The directory part of `path` (`.` for a bare name).
     static func directoryName(of path: String) -> String {

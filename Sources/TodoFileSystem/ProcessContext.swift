@@ -61,19 +61,6 @@ public enum ProcessContext {
             }
         }
     }
-
-    /// The current working directory, or "." if it cannot be read.
-    public static func currentDirectory() -> String {
-        guard let pointer = getcwd(nil, 0) else { return "." }
-        defer { free(pointer) }
-        return String(cString: pointer)
-    }
-
-    /// Whether `path` names an existing file system object (following symlinks).
-    public static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0
-    }
 }
 
 extension ProcessContext {

@@ -39,7 +39,7 @@ enum TodoShConfig {
         return candidates.first(where: exists)
     }
 
-    static func exists(_ path: String) -> Bool { ProcessSpawning.kind(of: path) != nil }
+    static func exists(_ path: String) -> Bool { FileAccess.exists(path) }
 
     /// What running the config produced.
     struct Outcome {
