@@ -12,17 +12,21 @@ let package = Package(
         // The format: bytes in, bytes out. No Foundation, no I/O, no clock, no randomness of its own.
         .target(name: "TodoTxt"),
         // All platform code: syscalls, safe replacement, locks, watching.
-        .target(name: "TodoFileSystem"),
+        .target(name: "TodoFileSystem", dependencies: ["CTodoSystem"]),
+        // C library calls that the Glibc module does not import (declared only under _GNU_SOURCE).
+        .target(name: "CTodoSystem"),
         // Wires the two together: actions, argument parsing, output.
         .target(name: "TodoCLI", dependencies: ["TodoTxt", "TodoFileSystem"]),
         .executableTarget(name: "todo", dependencies: ["TodoCLI"]),
         // Not products: measurement and fuzzing harnesses.
         .executableTarget(name: "TodoBench", dependencies: ["TodoTxt", "TodoFileSystem"]),
         .executableTarget(name: "TodoFuzz", dependencies: ["TodoTxt"]),
-        .testTarget(name: "TodoTxtTests", dependencies: ["TodoTxt"]),
-        .testTarget(name: "TodoFileSystemTests", dependencies: ["TodoFileSystem"]),
+        // What several test targets share: the seeded generator and the printed property seed.
+        .target(name: "TodoTestSupport", path: "Tests/TodoTestSupport"),
+        .testTarget(name: "TodoTxtTests", dependencies: ["TodoTxt", "TodoTestSupport"]),
+        .testTarget(name: "TodoFileSystemTests", dependencies: ["TodoFileSystem", "TodoTestSupport"]),
         .testTarget(name: "TodoCLITests", dependencies: ["TodoCLI"]),
         // Spawns the built `todo` binary (and real git); depends on it so it is built first.
-        .testTarget(name: "EndToEndTests", dependencies: ["todo", "TodoTxt"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["todo", "TodoTxt", "TodoTestSupport"]),
     ]
 )

@@ -74,6 +74,8 @@ package final class FaultInjector: @unchecked Sendable {
             read: { a, b in self.intercept(.read).map { .failure($0) } ?? base.read(a, b) },
             pread: { a, b, c in self.intercept(.pread).map { .failure($0) } ?? base.pread(a, b, c) },
             write: { a, b in self.intercept(.write).map { .failure($0) } ?? base.write(a, b) },
+            writeVector: { a, b in self.intercept(.writeVector).map { .failure($0) } ?? base.writeVector(a, b) },
+            startWriteback: { a, b, c in self.intercept(.startWriteback).map { .failure($0) } ?? base.startWriteback(a, b, c) },
             fsync: { a in self.intercept(.fsync).map { .failure($0) } ?? base.fsync(a) },
             ftruncate: { a, b in self.intercept(.ftruncate).map { .failure($0) } ?? base.ftruncate(a, b) },
             fchmod: { a, b in self.intercept(.fchmod).map { .failure($0) } ?? base.fchmod(a, b) },

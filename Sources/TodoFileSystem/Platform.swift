@@ -9,6 +9,7 @@ import Darwin
 #else
 #error("TodoFileSystem supports Linux (Glibc) and Darwin only")
 #endif
+import CTodoSystem
 
 // MARK: - errno values
 
@@ -44,6 +45,12 @@ extension Errno {
     public static let tooManySymbolicLinks = Errno(rawValue: ELOOP)
     /// Bad file descriptor (`EBADF`).
     public static let badFileDescriptor = Errno(rawValue: EBADF)
+    /// Function not implemented (`ENOSYS`).
+    public static let notImplemented = Errno(rawValue: ENOSYS)
+    /// Illegal seek (`ESPIPE`).
+    public static let illegalSeek = Errno(rawValue: ESPIPE)
+    /// Operation not supported (`EOPNOTSUPP`).
+    public static let notSupported = Errno(rawValue: EOPNOTSUPP)
 
     /// The C name of the value (`"ENOSPC"`), or `nil` for values this table does not know.
     var platformName: String? {
@@ -202,6 +209,17 @@ extension Syscalls {
             checked { platformPread(fd.rawValue, buffer.baseAddress, buffer.count, offset) }
         },
         write: { fd, buffer in checked { platformWrite(fd.rawValue, buffer.baseAddress, buffer.count) } },
+        writeVector: { fd, buffers in
+            let vectors = UnsafeMutableBufferPointer<iovec>.allocate(capacity: buffers.count)
+            defer { vectors.deallocate() }
+            for (index, buffer) in buffers.enumerated() {
+                vectors[index] = iovec(iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress), iov_len: buffer.count)
+            }
+            return checked { platformWritev(fd.rawValue, vectors.baseAddress, Int32(buffers.count)) }
+        },
+        startWriteback: { fd, offset, count in
+            checked { ctodo_start_writeback(fd.rawValue, offset, count) }.map { _ in () }
+        },
         fsync: { fd in checked { platformFsync(fd.rawValue) }.map { _ in () } },
         ftruncate: { fd, length in checked { platformFtruncate(fd.rawValue, length) }.map { _ in () } },
         fchmod: { fd, permissions in checked { platformFchmod(fd.rawValue, permissions) }.map { _ in () } },
@@ -255,6 +273,9 @@ private func emptyStat() -> stat { stat() }
 }
 @inline(__always) private func platformWrite(_ fd: Int32, _ base: UnsafeRawPointer?, _ count: Int) -> Int {
     write(fd, base, count)
+}
+@inline(__always) private func platformWritev(_ fd: Int32, _ vectors: UnsafePointer<iovec>?, _ count: Int32) -> Int {
+    writev(fd, vectors, count)
 }
 @inline(__always) private func platformFsync(_ fd: Int32) -> Int32 { fsync(fd) }
 @inline(__always) private func platformFtruncate(_ fd: Int32, _ length: Int64) -> Int32 {

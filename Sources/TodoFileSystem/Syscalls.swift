@@ -32,7 +32,7 @@ public struct LockOperation: Sendable, Hashable {
 
 /// The kinds of call that pass through the seam; fault injection counts calls per kind.
 public enum SyscallKind: String, Sendable, Hashable, CaseIterable {
-    case open, createExclusive, read, pread, write, fsync, ftruncate, fchmod, fchown
+    case open, createExclusive, read, pread, write, writeVector, startWriteback, fsync, ftruncate, fchmod, fchown
     case fstat, stat, lstat, access, rename, unlink, close, flock, realpath
 }
 
@@ -55,6 +55,13 @@ public struct Syscalls: Sendable {
     package var pread: @Sendable (FileDescriptor, UnsafeMutableRawBufferPointer, Int64) -> Result<Int, Errno>
     /// One `write`; may write fewer bytes than given.
     package var write: @Sendable (FileDescriptor, UnsafeRawBufferPointer) -> Result<Int, Errno>
+    /// One gathering `writev` of at most `System.maximumVectorCount` buffers; may write fewer bytes
+    /// than given.
+    package var writeVector: @Sendable (FileDescriptor, UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Result<Int, Errno>
+    /// Starts write-back of a byte range without waiting (`sync_file_range(SYNC_FILE_RANGE_WRITE)`
+    /// on Linux; nothing on other platforms): a hint that lets the disk work while the caller goes on,
+    /// so that the `fsync` that follows has less left to do. Only `fsync` makes data durable.
+    package var startWriteback: @Sendable (FileDescriptor, Int64, Int64) -> Result<Void, Errno>
     /// The remaining calls map one to one to their C namesakes.
     package var fsync: @Sendable (FileDescriptor) -> Result<Void, Errno>
     package var ftruncate: @Sendable (FileDescriptor, Int64) -> Result<Void, Errno>
@@ -81,6 +88,8 @@ public struct Syscalls: Sendable {
         read: @escaping @Sendable (FileDescriptor, UnsafeMutableRawBufferPointer) -> Result<Int, Errno>,
         pread: @escaping @Sendable (FileDescriptor, UnsafeMutableRawBufferPointer, Int64) -> Result<Int, Errno>,
         write: @escaping @Sendable (FileDescriptor, UnsafeRawBufferPointer) -> Result<Int, Errno>,
+        writeVector: @escaping @Sendable (FileDescriptor, UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Result<Int, Errno>,
+        startWriteback: @escaping @Sendable (FileDescriptor, Int64, Int64) -> Result<Void, Errno>,
         fsync: @escaping @Sendable (FileDescriptor) -> Result<Void, Errno>,
         ftruncate: @escaping @Sendable (FileDescriptor, Int64) -> Result<Void, Errno>,
         fchmod: @escaping @Sendable (FileDescriptor, UInt32) -> Result<Void, Errno>,
@@ -102,6 +111,8 @@ public struct Syscalls: Sendable {
         self.read = read
         self.pread = pread
         self.write = write
+        self.writeVector = writeVector
+        self.startWriteback = startWriteback
         self.fsync = fsync
         self.ftruncate = ftruncate
         self.fchmod = fchmod
@@ -170,28 +181,74 @@ struct System: Sendable {
         return bytes
     }
 
+    /// Fills `buffer` from `offset`, looping over short reads; returns how many bytes were read,
+    /// fewer than `buffer.count` only if the file ends first.
+    func pread(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(Errno) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let rest = UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])
+            let n = try retrying { calls.pread(fd, rest, offset + Int64(filled)) }
+            if n == 0 { break }
+            filled += n
+        }
+        return filled
+    }
+
     /// Writes every byte, looping over short writes. A `write` that reports 0 bytes for a non-empty
     /// buffer would loop forever, so it counts as `EIO`.
     func writeAll(_ fd: FileDescriptor, _ bytes: [UInt8]) throws(Errno) {
-        var failure: Errno?
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let rest = UnsafeRawBufferPointer(rebasing: raw[offset...])
-                do throws(Errno) {
-                    let n = try retrying { calls.write(fd, rest) }
-                    if n <= 0 {
-                        failure = .ioError
-                        return
-                    }
-                    offset += n
-                } catch {
-                    failure = error
-                    return
+        let result = bytes.withUnsafeBytes { raw in Result { () throws(Errno) in try writeAll(fd, raw) } }
+        try result.get()
+    }
+
+    /// `writeAll` for memory the caller owns.
+    func writeAll(_ fd: FileDescriptor, _ raw: UnsafeRawBufferPointer) throws(Errno) {
+        var offset = 0
+        while offset < raw.count {
+            let rest = UnsafeRawBufferPointer(rebasing: raw[offset...])
+            let n = try retrying { calls.write(fd, rest) }
+            if n <= 0 { throw .ioError }
+            offset += n
+        }
+    }
+
+    /// The most buffers one `writev` takes (`IOV_MAX` is 1024 on Linux and Darwin).
+    static let maximumVectorCount = 1024
+
+    /// Writes every byte of `buffers`, in order, with as few `writev` calls as `maximumVectorCount`
+    /// allows; short writes continue where they stopped, inside a buffer if need be.
+    func writeAll(_ fd: FileDescriptor, buffers: [UnsafeRawBufferPointer]) throws(Errno) {
+        var pending = buffers.filter { !$0.isEmpty }
+        var first = 0
+        while first < pending.count {
+            let end = min(pending.count, first + Self.maximumVectorCount)
+            var written = try pending[first..<end].withUnsafeBufferPointer { batch throws(Errno) in
+                try retrying { calls.writeVector(fd, batch) }
+            }
+            if written <= 0 { throw .ioError }
+            while written > 0 {
+                let buffer = pending[first]
+                if written >= buffer.count {
+                    written -= buffer.count
+                    first += 1
+                } else {
+                    pending[first] = UnsafeRawBufferPointer(rebasing: buffer[written...])
+                    written = 0
                 }
             }
         }
-        if let failure { throw failure }
+    }
+
+    /// Starts write-back of `count` bytes at `offset` (a hint; see `Syscalls.startWriteback`).
+    /// A file system that cannot do it (`ENOSYS`, `EINVAL`, `ESPIPE`, `EOPNOTSUPP`) is not an error:
+    /// the `fsync` that follows does all the work. Any other failure (`EIO`, `ENOSPC`) is thrown, as a
+    /// failed write would be.
+    func startWriteback(_ fd: FileDescriptor, offset: Int64, count: Int64) throws(Errno) {
+        do {
+            try retrying { calls.startWriteback(fd, offset, count) }
+        } catch where [.notImplemented, .invalidArgument, .illegalSeek, .notSupported].contains(error) {
+            return
+        }
     }
 
     func fsync(_ fd: FileDescriptor) throws(Errno) { try retrying { calls.fsync(fd) } }

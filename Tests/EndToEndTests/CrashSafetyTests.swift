@@ -1,4 +1,5 @@
 import XCTest
+import TodoTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,7 +9,7 @@ import Glibc
 final class CrashSafetyTests: XCTestCase {
     func testSigkillAtRandomInstantsNeverLeavesAPartialFile() throws {
         let seed = propertySeed("CrashSafety")
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         let directory = Spawn.makeTemporaryDirectory()
         let path = directory + "/todo.txt"
         // About 6 MB: big enough that a sort takes tens of milliseconds, so kills land mid-write.

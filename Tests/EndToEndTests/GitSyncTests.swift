@@ -1,6 +1,7 @@
 import Foundation
 import TodoTxt
 import XCTest
+import TodoTestSupport
 
 /// Two git clones of one bare repository edit todo.txt concurrently, round after round, and merge
 /// through `todo merge` registered by `todo merge --setup` (sync.md section 3). Each round's
@@ -17,7 +18,7 @@ final class GitSyncTests: XCTestCase {
 
     func testTwoClonesMergeByTaskWithTheDriver() throws {
         let seed = propertySeed("GitSyncTests")
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         let root = Spawn.makeTemporaryDirectory("git-sync")
         let sandbox = GitSandbox(root: root)
         let remote = root + "/remote.git", a = root + "/a", b = root + "/b"
@@ -188,14 +189,14 @@ enum SyncEdits {
     static let projects = ["+home", "+work", "+trip"]
     static let contexts = ["@phone", "@laptop", "@town"]
 
-    static func pick<T>(_ items: [T], _ random: inout SeededGenerator) -> T { items[Int(random.next() % UInt64(items.count))] }
-    static func chance(_ percent: UInt64, _ random: inout SeededGenerator) -> Bool { random.next() % 100 < percent }
-    static func date(_ random: inout SeededGenerator) -> TodoDate {
+    static func pick<T>(_ items: [T], _ random: inout SplitMix64) -> T { items[Int(random.next() % UInt64(items.count))] }
+    static func chance(_ percent: UInt64, _ random: inout SplitMix64) -> Bool { random.next() % 100 < percent }
+    static func date(_ random: inout SplitMix64) -> TodoDate {
         TodoDate(year: 2026, month: 11, day: 1 + Int(random.next() % 5)) ?? TodoDate(year: 2026, month: 11, day: 1)!
     }
 
     /// Adds a task with a fresh uid at the end, as `todo add` does.
-    static func add(to document: inout TodoDocument, _ random: inout SeededGenerator) {
+    static func add(to document: inout TodoDocument, _ random: inout SplitMix64) {
         var text = (0..<(1 + Int(random.next() % 3))).map { _ in pick(words, &random) }.joined(separator: " ")
         if chance(30, &random) { text = "(\(pick(["A", "B", "C"], &random))) " + text }
         if chance(40, &random) { text += " " + pick(projects, &random) }
@@ -205,7 +206,7 @@ enum SyncEdits {
     }
 
     /// One to four edits: add, complete, uncomplete, edit text, re-prioritise, set a tag, delete.
-    static func edit(_ bytes: [UInt8], round: Int, _ random: inout SeededGenerator) -> [UInt8] {
+    static func edit(_ bytes: [UInt8], round: Int, _ random: inout SplitMix64) -> [UInt8] {
         var document = TodoDocument(bytes: bytes)
         for _ in 0..<(1 + Int(random.next() % 4)) {
             let tasks = (0..<document.lineCount).filter { document.item(at: $0).uid != nil }

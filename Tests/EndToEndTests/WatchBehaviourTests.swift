@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TodoTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -87,7 +88,7 @@ import Glibc
 
     @Test func everyLineAppendedWhileSortingSurvivesExactlyOnce() throws {
         let seconds = Spawn.soakSeconds(default: 3)
-        var random = SeededGenerator(seed: propertySeed("watch soak"))
+        var random = SplitMix64(seed: propertySeed("watch soak"))
         let directory = temporaryDirectory("watch-soak")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/todo.txt"

@@ -23,7 +23,7 @@ import Testing
         let dir = TemporaryDirectory()
         Posix.write(dir.file("todo.txt"), "a\n")
         let result = try replace(dir.file("todo.txt"), appending("b\n")).get()
-        #expect(result == .written(bytes: Array("a\nb\n".utf8), attempts: 1, notes: []))
+        #expect(result == .written(attempts: 1, notes: []))
         #expect(Posix.text(dir.file("todo.txt")) == "a\nb\n")
         #expect(dir.entries() == ["todo.txt"])
     }
@@ -142,7 +142,7 @@ import Testing
         #expect(dir.entries() == [])
 
         let created = try replace(dir.file("todo.txt"), options: ReplaceOptions(createIfMissing: true), appending("a\n")).get()
-        #expect(created == .written(bytes: Array("a\n".utf8), attempts: 1, notes: []))
+        #expect(created == .written(attempts: 1, notes: []))
         #expect(Posix.text(dir.file("todo.txt")) == "a\n")
         #expect(Posix.mode(dir.file("todo.txt")) == Posix.defaultNewFileMode(in: dir.path))
         #expect(dir.entries() == ["todo.txt"])
@@ -192,7 +192,7 @@ import Testing
         Posix.write(dir.file("todo.txt"), "a\n")
         link(dir.file("todo.txt"), dir.file("hard.txt"))
         let result = try replace(dir.file("todo.txt"), appending("b\n")).get()
-        guard case .written(_, _, let notes) = result else {
+        guard case .written(_, let notes) = result else {
             Issue.record("expected a write")
             return
         }
@@ -202,18 +202,28 @@ import Testing
 
     // MARK: - compare-and-swap
 
-    /// The first `stat` of the target after the temporary file is synced is the compare-and-swap
-    /// check; found from a clean run so the tests do not hard-code the call sequence.
-    func compareAndSwapStat() throws -> Int {
+    /// The `stat` calls of a clean replacement between the first write of the temporary file and
+    /// the rename: the compare-and-swap check (first) and the re-check after the `fsync` (last).
+    /// Found from a clean run so the tests do not hard-code the call sequence.
+    func checkStats() throws -> (check: Int, recheck: Int) {
         let dir = TemporaryDirectory()
         Posix.write(dir.file("todo.txt"), "x\n")
         let recorder = FaultInjector()
         _ = try replace(dir.file("todo.txt"), with: FileSystem(syscalls: recorder.syscalls()), appending("y\n")).get()
         let calls = occurrences(recorder.calls)
+        let writeIndex = try #require(calls.firstIndex { $0.kind == .write })
         let renameIndex = try #require(calls.firstIndex { $0.kind == .rename })
-        let check = try #require(calls[..<renameIndex].last { $0.kind == .stat })
-        return check.occurrence
+        let stats = calls[writeIndex..<renameIndex].filter { $0.kind == .stat }
+        let fsyncIndex = try #require(calls[writeIndex..<renameIndex].firstIndex { $0.kind == .fsync })
+        let check = try #require(stats.first), recheck = try #require(stats.last)
+        #expect(stats.count == 2, "one check before the fsync, one re-check after it")
+        #expect(calls[..<fsyncIndex].contains { $0 == check }, "the byte check runs before the fsync")
+        #expect(calls[fsyncIndex...].contains { $0 == recheck }, "the re-check runs after the fsync")
+        return (check.occurrence, recheck.occurrence)
     }
+
+    /// The compare-and-swap check's `stat` (see `checkStats`).
+    func compareAndSwapStat() throws -> Int { try checkStats().check }
 
     @Test func editorSaveBetweenReadAndRenameSurvivesAndEditIsReapplied() throws {
         let dir = TemporaryDirectory()
@@ -224,8 +234,36 @@ import Testing
 
         let result = try replace(path, with: FileSystem(syscalls: injector.syscalls()), appending("ours\n")).get()
 
-        #expect(result == .written(bytes: Array("a\nfrom editor\nours\n".utf8), attempts: 2, notes: []))
+        #expect(result == .written(attempts: 2, notes: []))
         #expect(Posix.text(path) == "a\nfrom editor\nours\n")
+        #expect(dir.entries() == ["todo.txt"])
+    }
+
+    @Test func editorSaveDuringTheFsyncIsCaughtByTheRecheck() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, "a\n")
+        let recheck = try checkStats().recheck
+        let injector = FaultInjector([Fault(.stat, occurrence: recheck, .before({ Posix.saveLikeEditor(path, "a\nfrom editor\n") }))])
+
+        let result = try replace(path, with: FileSystem(syscalls: injector.syscalls()), appending("ours\n")).get()
+
+        #expect(result == .written(attempts: 2, notes: []))
+        #expect(Posix.text(path) == "a\nfrom editor\nours\n")
+        #expect(dir.entries() == ["todo.txt"])
+    }
+
+    @Test func appendDuringTheFsyncIsCaughtByTheRecheck() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, "b\na\n")
+        let injector = FaultInjector([Fault(.fsync, occurrence: 1, .before({ Posix.append(path, "late\n") }))])
+        let sorted: ([UInt8]) -> [UInt8]? = { $0 == Array("b\na\n".utf8) ? Array("a\nb\n".utf8) : Array("a\nb\nlate\n".utf8) }
+
+        let result = try replace(path, with: FileSystem(syscalls: injector.syscalls()), sorted).get()
+
+        #expect(result == .written(attempts: 2, notes: []))
+        #expect(Posix.text(path) == "a\nb\nlate\n")
         #expect(dir.entries() == ["todo.txt"])
     }
 
@@ -239,7 +277,7 @@ import Testing
 
         let result = try replace(path, with: FileSystem(syscalls: injector.syscalls()), appending("ours\n")).get()
 
-        #expect(result == .written(bytes: Array("bbbb\nours\n".utf8), attempts: 2, notes: []))
+        #expect(result == .written(attempts: 2, notes: []))
         #expect(Posix.text(path) == "bbbb\nours\n")
     }
 
@@ -253,7 +291,7 @@ import Testing
 
         let result = try replace(path, with: FileSystem(syscalls: injector.syscalls()), sorted).get()
 
-        #expect(result == .written(bytes: Array("a\nb\nlate\n".utf8), attempts: 1,
+        #expect(result == .written(attempts: 1,
                                    notes: [.lateAppend(byteCount: 5, afterRename: false)]))
         #expect(Posix.text(path) == "a\nb\nlate\n")
         #expect(dir.entries() == ["todo.txt"])
@@ -268,7 +306,7 @@ import Testing
 
         let result = try replace(path, with: FileSystem(syscalls: injector.syscalls()), sorted).get()
 
-        #expect(result == .written(bytes: Array("a\nb\nlate\n".utf8), attempts: 1,
+        #expect(result == .written(attempts: 1,
                                    notes: [.lateAppend(byteCount: 5, afterRename: true)]))
         #expect(Posix.text(path) == "a\nb\nlate\n")
         #expect(dir.entries() == ["todo.txt"])
@@ -284,7 +322,8 @@ import Testing
 
         let result = try replace(path, with: FileSystem(syscalls: injector.syscalls())) { $0 + Array("!".utf8) }.get()
 
-        #expect(result == .written(bytes: Array("ab\n!".utf8), attempts: 2, notes: []))
+        #expect(result == .written(attempts: 2, notes: []))
+        #expect(Posix.text(path) == "ab\n!")
     }
 
     @Test func fileThatKeepsChangingGivesUpCleanly() throws {

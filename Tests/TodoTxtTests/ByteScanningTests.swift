@@ -1,4 +1,5 @@
 import Testing
+import TodoTestSupport
 @testable import TodoTxt
 
 @Suite struct ByteScanningTests {

@@ -1,5 +1,6 @@
 import TodoTxt
 import XCTest
+import TodoTestSupport
 
 private func document(_ text: String) -> TodoDocument { TodoDocument(text) }
 private func text(_ result: MergeResult) -> String { String(decoding: result.bytes, as: UTF8.self) }

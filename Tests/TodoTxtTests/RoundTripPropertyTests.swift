@@ -1,4 +1,5 @@
 import Testing
+import TodoTestSupport
 @testable import TodoTxt
 
 /// Seeded property tests over random files: byte-exact round trip, and every accessor runs.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TodoTestSupport
 @testable import TodoTxt
 
 /// The UTF-8 bytes of a string literal.
@@ -64,20 +65,6 @@ func fixtureEntries(_ relativeDirectory: String) -> [String] {
     return names.filter { !$0.hasPrefix(".") }.sorted()
 }
 
-/// SplitMix64: a small, fast, seedable generator (Steele, Lea, Flood 2014), so property tests are
-/// reproducible from the printed seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A generator that replays fixed values (for deterministic uid tests), cycling when exhausted.
 struct ReplayGenerator: RandomNumberGenerator {
     var values: [UInt64]
@@ -120,6 +107,7 @@ struct TodoTextGenerator {
     static let headers: [[UInt8]] = [
         "", "", "x ", "x 2026-01-02 ", "(A) ", "(Z) 2026-01-01 ", "x (A) 2026-01-02 2026-01-01 ",
         "x 2026-01-02 (B) 2026-01-01 ", "2026-01-01 ", "x (C) ", "(A)  ", " x ", "X ", "x\t",
+        "\u{FEFF}x ", "\u{FEFF}", "x", "xx ",
     ].map { Array($0.utf8) }
     static let separators: [[UInt8]] = [" ", "  ", "\t", "\u{3000}"].map { Array($0.utf8) }
     static let oddBytes: [[UInt8]] = [[0x0D], [0x00], [0xEF, 0xBB, 0xBF], [0xFF], [0xC3], [0xE2, 0x80],
@@ -143,10 +131,11 @@ struct TodoTextGenerator {
         return out
     }
 
-    /// A whole file: lines with random terminators, maybe a BOM, maybe no final newline.
-    mutating func file() -> [UInt8] {
+    /// A whole file: lines with random terminators, maybe a BOM, maybe no final newline; up to
+    /// `maxLines - 1` lines.
+    mutating func file(maxLines: Int = 8) -> [UInt8] {
         var out: [UInt8] = chance(10) ? [0xEF, 0xBB, 0xBF] : []
-        let lines = int(8)
+        let lines = int(maxLines)
         for index in 0..<lines {
             out += chance(10) ? pick(TodoTextGenerator.blankLines) : line()
             if index < lines - 1 || chance(60) { out += pick(TodoTextGenerator.terminators) }
@@ -167,11 +156,6 @@ struct TodoTextGenerator {
 /// Contents of every line of a document (terminators excluded), for multiset comparisons.
 func lineContents(_ document: TodoDocument) -> [[UInt8]] {
     (0..<document.lineCount).map { Array(document.content(at: $0)) }
-}
-
-/// Multiset of line contents, as sorted byte arrays.
-func contentMultiset(_ document: TodoDocument) -> [[UInt8]] {
-    lineContents(document).sorted { $0.lexicographicallyPrecedes($1) }
 }
 
 /// Raw generator values that make `UID.generate` draw exactly `uid` (its first character from the 22

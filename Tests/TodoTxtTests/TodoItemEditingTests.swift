@@ -1,4 +1,5 @@
 import Testing
+import TodoTestSupport
 @testable import TodoTxt
 
 /// format.md section 3: what `todo` writes. Each edit rewrites only its line.

@@ -1,4 +1,5 @@
 import Testing
+import TodoTestSupport
 @testable import TodoTxt
 
 /// format.md section 4: generated uids, addressing, duplicates, backfill.

@@ -1,3 +1,4 @@
+import TodoFileSystem
 import TodoTxt
 
 /// `todo sort [--check] [--dry-run] [--by KEYS] [FILE]`: completed tasks sink, stably
@@ -31,10 +32,12 @@ enum SortAction {
                 if sorted == original { return 0 }
                 throw .status(1)
             }
-            // Read, sorted and compared once, inside the safe replacement (under the lock).
-            try FileAccess.update(path, lockTimeout: invocation.lockTimeout) { current throws(CLIError) in
+            // Read, sorted and compared once, inside the safe replacement (under the lock). The sorted
+            // file goes to disk as pieces of the one read, never built as a second copy in memory.
+            try FileAccess.update(path, lockTimeout: invocation.lockTimeout) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
                 try refuseBinary(current, path: path)
-                return TodoDocument.sort(current, by: keys)
+                if let pieces = TodoDocument.sortedPieces(current, by: keys) { return .pieces(pieces) }
+                return .bytes(TodoDocument.sort(current, by: keys))
             }
             return 0
         })

@@ -126,23 +126,3 @@ extension Spawn {
     }
 }
 
-/// A small seeded generator (SplitMix64) so that random tests are reproducible from their printed seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// The seed for a property or soak test: `TODO_PROPERTY_SEED`, else fresh; always printed.
-func propertySeed(_ name: String) -> UInt64 {
-    let seed = ProcessInfo.processInfo.environment["TODO_PROPERTY_SEED"].flatMap(UInt64.init)
-        ?? UInt64.random(in: 1...UInt64.max)
-    print("\(name): seed \(seed) (rerun with TODO_PROPERTY_SEED=\(seed))")
-    return seed
-}
