@@ -8,7 +8,7 @@ struct TodoSortProcessOptions {
     /// Lines of the large file (the generated benchmark file of that size, same seed as the table).
     var lines = 1_000_000
     /// Runs of each command on the large file; best and median are reported.
-    var runs = 5
+    var runs = 9
     /// Runs of `todo sort` on the 100-line file (median reported).
     var smallRuns = 50
     var seed: UInt64 = 42

@@ -164,3 +164,69 @@ import TodoTestSupport
         #expect(dir.entries() == ["todo.txt"])
     }
 }
+
+/// The compare-and-swap check of a large file runs on a second thread, from right after the read
+/// (`FileSystem.earlyCheckThreshold`): it must see what it saw inline, and never outlive the call.
+@Suite struct EarlyCheckTests {
+    /// A file just over the threshold: numbered lines, so that any rewrite changes bytes.
+    static func largeFile() -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(FileSystem.earlyCheckThreshold + 64)
+        var line = 0
+        while bytes.count < FileSystem.earlyCheckThreshold + 1 {
+            bytes.append(contentsOf: Array("task number \(line)\n".utf8))
+            line += 1
+        }
+        return bytes
+    }
+
+    /// Moves the first line to the end: a real change, written as pieces.
+    static func rotate(_ old: [UInt8]) -> ReplacementContent {
+        let firstEnd = (old.firstIndex(of: 0x0A) ?? old.count - 1) + 1
+        return .pieces([firstEnd..<old.count, 0..<firstEnd])
+    }
+
+    @Test func largeFileIsReplaced() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        let old = Self.largeFile()
+        Posix.write(path, old)
+        let result = try FileSystem().replace(path) { (bytes: [UInt8]) throws(Never) in Self.rotate(bytes) }
+        #expect(result == .written(attempts: 1, notes: []))
+        guard case .pieces(let pieces) = Self.rotate(old) else { return }
+        #expect(Posix.read(path) == pieces.flatMap { old[$0] })
+        #expect(dir.entries() == ["todo.txt"])
+    }
+
+    @Test func sameSizeRewriteBeforeTheBackgroundCompareIsCaughtByTheBytes() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        let old = Self.largeFile()
+        Posix.write(path, old)
+        var rewritten = old
+        rewritten[0] = UInt8(ascii: "T")
+        let text = String(decoding: rewritten, as: UTF8.self)
+        // The first `pread` is the background comparison's first chunk: the file changes in place
+        // just before it, with the same size, so only the bytes tell.
+        let injector = FaultInjector([Fault(.pread, occurrence: 1, .before({ Posix.overwriteInPlace(path, text) }))])
+        let result = try FileSystem(syscalls: injector.syscalls()).replace(path) { (bytes: [UInt8]) throws(Never) in Self.rotate(bytes) }
+        #expect(result == .written(attempts: 2, notes: []))
+        guard case .pieces(let pieces) = Self.rotate(rewritten) else { return }
+        #expect(Posix.read(path) == pieces.flatMap { rewritten[$0] }, "the rewrite survives and the edit is applied on top")
+    }
+
+    @Test func unchangedOrFailedTransformOfALargeFileLeavesItAlone() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, Self.largeFile())
+        let fs = FileSystem()
+        #expect(try fs.replace(path) { (_: [UInt8]) throws(Never) -> [UInt8]? in nil } == .unchanged)
+        struct Refused: Error {}
+        let failed = outcome { () throws(ReplaceError<Refused>) in
+            try fs.replace(path) { (_: [UInt8]) throws(Refused) -> [UInt8]? in throw Refused() }
+        }
+        #expect(failed.failure != nil)
+        #expect(dir.entries() == ["todo.txt"])
+        #expect(Posix.read(path) == Self.largeFile())
+    }
+}
