@@ -69,7 +69,8 @@ enum FileAccess {
 
     /// Runs `body` holding the writers' lock of `path`, waiting at most `timeout` for it. Several
     /// steps that must not interleave with another todo process (archive: append to done, then
-    /// replace todo) run inside one `withLock`.
+    /// replace todo) run inside one `withLock`. With the lock taken, temporary files that writers
+    /// killed mid-write left beside the file are removed first (`removeAbandonedTemporaryFiles`).
     static func withLock<T>(_ path: String, timeout: Duration = .seconds(5),
                             _ body: () throws(CLIError) -> T) throws(CLIError) -> T {
         let lock: FileLock
@@ -78,6 +79,8 @@ enum FileAccess {
         } catch {
             throw .failure(error.description)
         }
+        // Holding the lock, any temporary file of ours beside the file is a dead writer's.
+        FileSystem().removeAbandonedTemporaryFiles(beside: path, now: Int64(ProcessContext.now()))
         let result: Result<T, CLIError>
         do {
             result = .success(try body())

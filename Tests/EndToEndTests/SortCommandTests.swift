@@ -25,6 +25,27 @@ final class SortCommandTests: XCTestCase {
         XCTAssertEqual(sorted.stderr, [])
     }
 
+    /// A `todo sort` killed mid-write (cron's timeout, a reboot) leaves its temporary file; the next
+    /// writer removes it once it is ten minutes old, and leaves a fresh one (it could be live).
+    func testAbandonedTemporaryFileIsRemovedByTheNextWriter() throws {
+        let directory = Spawn.makeTemporaryDirectory()
+        let path = directory + "/todo.txt"
+        Files.write(path, "x 2026-01-02 paid rent\ncall mom\n")
+        let abandoned = directory + "/.todo.txt.k9x2m4.tmp", fresh = directory + "/.todo.txt.f7r3sh.tmp"
+        Files.write(abandoned, "x 2026-01-02 paid rent\ncall")
+        Files.write(fresh, "partial")
+        let hourAgo = Date().addingTimeInterval(-3_600)
+        try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: abandoned)
+
+        let result = Spawn.todo(["sort", path])
+
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(result.stdout, [], "silent, for cron")
+        XCTAssertEqual(Files.text(path), "call mom\nx 2026-01-02 paid rent\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: abandoned))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: fresh))
+    }
+
     func testMissingFileIsOneLineErrorExitOne() {
         let directory = Spawn.makeTemporaryDirectory()
         let result = Spawn.todo(["sort", "--dry-run", directory + "/absent.txt"])
