@@ -346,7 +346,14 @@ extension FileSystem {
         do { try system.fsync(temporary) } catch { throw .failed(.sync, path: target.path, error) }
         if try currentIdentity(target) != checkedIdentity { return .conflict }
 
-        do { try system.rename(temporaryPath, target.path) } catch {
+        do {
+            if old.status == nil {
+                // Creating: someone else may create the file at this very moment (a sync client).
+                guard try renameCreating(temporaryPath, target.path) else { return .conflict }
+            } else {
+                try system.rename(temporaryPath, target.path)
+            }
+        } catch {
             throw .renameFailed(from: temporaryPath, to: target.path, error)
         }
         renamed = true
@@ -357,6 +364,22 @@ extension FileSystem {
         }
         do { try syncDirectory(target.directory) } catch { notes.append(.notDurable(error)) }
         return .written(notes)
+    }
+
+    /// Step 6 when the target did not exist: a rename that refuses to replace a file created since the
+    /// check (`EEXIST`), so such a file is never overwritten; `false` then, and the attempt starts
+    /// over on that file's content. Where the file system cannot refuse (`EINVAL`, `ENOSYS`,
+    /// `ENOTSUP`: some network and FUSE file systems), a plain rename, right after the re-check.
+    private func renameCreating(_ from: String, _ to: String) throws(Errno) -> Bool {
+        do {
+            try system.renameNoReplace(from, to)
+            return true
+        } catch where error == .fileExists {
+            return false
+        } catch where [.invalidArgument, .notImplemented, .notSupported].contains(error) {
+            try system.rename(from, to)
+            return true
+        }
     }
 
     /// Step 4: an exclusive, hidden temporary file beside the target. Sync clients and editors

@@ -33,7 +33,7 @@ public struct LockOperation: Sendable, Hashable {
 /// The kinds of call that pass through the seam; fault injection counts calls per kind.
 public enum SyscallKind: String, Sendable, Hashable, CaseIterable {
     case open, createExclusive, read, pread, write, writeVector, startWriteback, fsync, ftruncate, fchmod, fchown
-    case fstat, stat, lstat, access, rename, unlink, close, flock, realpath
+    case fstat, stat, lstat, access, rename, renameNoReplace, unlink, close, flock, realpath
 }
 
 /// The one seam through which the file layer reaches the operating system.
@@ -72,6 +72,9 @@ public struct Syscalls: Sendable {
     package var lstat: @Sendable (String) -> Result<FileStatus, Errno>
     package var access: @Sendable (String, AccessMode) -> Result<Void, Errno>
     package var rename: @Sendable (String, String) -> Result<Void, Errno>
+    /// `rename` that fails with `EEXIST` rather than replace an existing target (`renameat2` with
+    /// `RENAME_NOREPLACE` on Linux, `renamex_np` with `RENAME_EXCL` on Darwin).
+    package var renameNoReplace: @Sendable (String, String) -> Result<Void, Errno>
     package var unlink: @Sendable (String) -> Result<Void, Errno>
     package var close: @Sendable (FileDescriptor) -> Result<Void, Errno>
     package var flock: @Sendable (FileDescriptor, LockOperation) -> Result<Void, Errno>
@@ -99,6 +102,7 @@ public struct Syscalls: Sendable {
         lstat: @escaping @Sendable (String) -> Result<FileStatus, Errno>,
         access: @escaping @Sendable (String, AccessMode) -> Result<Void, Errno>,
         rename: @escaping @Sendable (String, String) -> Result<Void, Errno>,
+        renameNoReplace: @escaping @Sendable (String, String) -> Result<Void, Errno>,
         unlink: @escaping @Sendable (String) -> Result<Void, Errno>,
         close: @escaping @Sendable (FileDescriptor) -> Result<Void, Errno>,
         flock: @escaping @Sendable (FileDescriptor, LockOperation) -> Result<Void, Errno>,
@@ -122,6 +126,7 @@ public struct Syscalls: Sendable {
         self.lstat = lstat
         self.access = access
         self.rename = rename
+        self.renameNoReplace = renameNoReplace
         self.unlink = unlink
         self.close = close
         self.flock = flock
@@ -262,6 +267,7 @@ struct System: Sendable {
     func lstat(_ path: String) throws(Errno) -> FileStatus { try retrying { calls.lstat(path) } }
     func access(_ path: String, _ mode: AccessMode) throws(Errno) { try retrying { calls.access(path, mode) } }
     func rename(_ from: String, _ to: String) throws(Errno) { try retrying { calls.rename(from, to) } }
+    func renameNoReplace(_ from: String, _ to: String) throws(Errno) { try retrying { calls.renameNoReplace(from, to) } }
     func unlink(_ path: String) throws(Errno) { try retrying { calls.unlink(path) } }
     func flock(_ fd: FileDescriptor, _ operation: LockOperation) throws(Errno) { try retrying { calls.flock(fd, operation) } }
     func realpath(_ path: String) throws(Errno) -> String { try retrying { calls.realpath(path) } }

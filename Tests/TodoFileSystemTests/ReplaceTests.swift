@@ -148,6 +148,43 @@ import Testing
         #expect(dir.entries() == ["todo.txt"])
     }
 
+    @Test func fileCreatedByOthersJustBeforeOurCreationIsNotOverwritten() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        // A sync client creates the file between our check and our rename.
+        let injector = FaultInjector([Fault(.renameNoReplace, occurrence: 1, .before({ Posix.write(path, "from the sync client\n") }))])
+
+        let result = try replace(path, with: FileSystem(syscalls: injector.syscalls()), options: ReplaceOptions(createIfMissing: true),
+                                 appending("ours\n")).get()
+
+        #expect(result == .written(attempts: 2, notes: []))
+        #expect(Posix.text(path) == "from the sync client\nours\n", "their file survives and the edit lands on top")
+        #expect(dir.entries() == ["todo.txt"])
+        #expect(injector.calls.filter { $0 == .rename }.count == 1, "the second attempt replaces the file it read")
+    }
+
+    @Test(arguments: [Errno.invalidArgument, Errno.notImplemented, Errno.notSupported])
+    func creationFallsBackToRenameWhereNoReplaceIsUnsupported(errno: Errno) throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        let injector = FaultInjector([Fault(.renameNoReplace, occurrence: nil, .fail(errno))])
+        let result = try replace(path, with: FileSystem(syscalls: injector.syscalls()), options: ReplaceOptions(createIfMissing: true),
+                                 appending("a\n")).get()
+        #expect(result == .written(attempts: 1, notes: []))
+        #expect(Posix.text(path) == "a\n")
+        #expect(dir.entries() == ["todo.txt"])
+    }
+
+    @Test func creationRenameFailureLeavesNothing() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        let injector = FaultInjector([Fault(.renameNoReplace, occurrence: nil, .fail(.ioError))])
+        let error = fileSystemError(replace(path, with: FileSystem(syscalls: injector.syscalls()),
+                                            options: ReplaceOptions(createIfMissing: true), appending("a\n")).failure)
+        #expect(error?.description.hasPrefix("rename .todo.txt.") == true, "\(String(describing: error))")
+        #expect(dir.entries() == [])
+    }
+
     @Test func emptyResultForMissingFileCreatesNothing() throws {
         let dir = TemporaryDirectory()
         let result = try replace(dir.file("todo.txt"), options: ReplaceOptions(createIfMissing: true)) { $0 }.get()

@@ -11,4 +11,10 @@
 /// platform has no such call it does nothing and returns 0.
 int ctodo_start_writeback(int fd, int64_t offset, int64_t count);
 
+/// Renames `from` to `to` only if `to` does not exist (`renameat2(RENAME_NOREPLACE)` on Linux,
+/// `renamex_np(RENAME_EXCL)` on Darwin): fails with `EEXIST` instead of replacing a file someone
+/// else just created. Returns 0, or -1 with `errno` set; `EINVAL`, `ENOSYS` or `ENOTSUP` mean the
+/// file system or kernel cannot do it.
+int ctodo_rename_noreplace(const char *from, const char *to);
+
 #endif
