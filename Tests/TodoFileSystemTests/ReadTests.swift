@@ -114,3 +114,64 @@ import Testing
         #expect(try faulty.read(dir.file("todo.txt")).bytes == Array("task\n".utf8))
     }
 }
+
+/// Files of `FileSystem.parallelReadThreshold` bytes and more are read as two halves on two threads.
+@Suite struct ParallelReadTests {
+    /// Distinct numbered lines, so a misplaced half shows.
+    static func largeFile(extra: Int = 0) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(FileSystem.parallelReadThreshold + extra + 64)
+        var line = 0
+        while bytes.count < FileSystem.parallelReadThreshold + extra {
+            bytes.append(contentsOf: Array("line \(line)\n".utf8))
+            line += 1
+        }
+        return bytes
+    }
+
+    @Test(arguments: [0, 1, 65_535, 65_536, 1_000_003])
+    func halvesJoinExactly(extra: Int) throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        let original = Self.largeFile(extra: extra)
+        Posix.write(path, original)
+        let contents = try FileSystem().read(path)
+        #expect(contents.bytes.count == original.count)
+        #expect(contents.bytes == original)
+    }
+
+    @Test func growthDuringTheReadIsReadToTheNewEnd() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        let original = Self.largeFile()
+        Posix.write(path, original)
+        // Before the first pread: after the size was taken, before any byte was read.
+        let injector = FaultInjector([Fault(.pread, occurrence: 1, .before({ Posix.append(path, "late\n") }))])
+        let contents = try FileSystem(syscalls: injector.syscalls()).read(path)
+        #expect(contents.bytes == original + Array("late\n".utf8))
+    }
+
+    @Test func shrinkingDuringTheReadKeepsOnlyContiguousBytes() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, Self.largeFile())
+        let injector = FaultInjector([Fault(.pread, occurrence: 1, .before({ Posix.overwriteInPlace(path, "short\n") }))])
+        let contents = try FileSystem(syscalls: injector.syscalls()).read(path)
+        #expect(contents.bytes == Array("short\n".utf8))
+    }
+
+    @Test(arguments: [Errno.ioError, Errno.interrupted])
+    func aFailedHalfFailsTheReadOrIsRetried(errno: Errno) throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        let original = Self.largeFile()
+        Posix.write(path, original)
+        let injector = FaultInjector([Fault(.pread, occurrence: 2, .fail(errno))])
+        let result = outcome { () throws(FileSystemError) in try FileSystem(syscalls: injector.syscalls()).read(path) }
+        if errno == .interrupted {
+            #expect(result.success?.bytes == original)
+        } else {
+            #expect(result.failure?.description.contains(errno.message) == true, "\(String(describing: result.failure))")
+        }
+    }
+}
