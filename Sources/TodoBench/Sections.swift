@@ -5,7 +5,7 @@ extension BenchSection {
     /// Every section, in table order. Add later benchmarks here (whole-process `todo sort` vs awk,
     /// merge): a section gets the file's path and bytes and returns its best time.
     static var all: [BenchSection] {
-        [readFile, roundTrip, renderAfterEdit, fullParse, fullParseStrings, sort]
+        [readFile, roundTrip, renderAfterEdit, fullParse, fullParseStrings, sort, sortPieces]
     }
 
     /// The floor every section is compared with: a libc `memchr` scan counting lines, the least any
@@ -180,5 +180,20 @@ extension BenchSection {
         return SectionResult(bestSeconds: seconds, bestCPUSeconds: cpu,
                              checkPassed: sorted.count == input.bytes.count && moved && stable,
                              detail: "same size, reordered, idempotent")
+    }
+
+    /// `TodoDocument.sortedPieces`: the plan `todo sort` writes from (ranges of the input, no output
+    /// buffer), checked against `sort`.
+    static let sortPieces = BenchSection(
+        name: "sort plan (pieces)",
+        target: nil
+    ) { input in
+        let (seconds, cpu, pieces) = bestTime(runs: input.runs) { TodoDocument.sortedPieces(input.bytes) }
+        var rebuilt: [UInt8] = []
+        rebuilt.reserveCapacity(input.bytes.count)
+        for piece in pieces ?? [] { rebuilt.append(contentsOf: input.bytes[piece]) }
+        let matches = sameBytes(rebuilt, TodoDocument.sort(input.bytes))
+        return SectionResult(bestSeconds: seconds, bestCPUSeconds: cpu, checkPassed: matches,
+                             detail: "\(pieces?.count ?? 0) pieces, equal to sort")
     }
 }

@@ -91,28 +91,30 @@ enum FileAccess {
         return try result.get()
     }
 
-    /// `update` for a transform that may describe the new content as pieces of the old
-    /// (`ReplacementContent.pieces`): `todo sort` writes its reordering without building it.
+    /// `update` for the re-sorting commands (`todo sort`, `todo watch`): the transform may describe
+    /// the new content as pieces of the old (`ReplacementContent.pieces`), which writes a reordering
+    /// without building it, and a file holding a NUL byte is refused (`ReplaceOptions.refusesNULBytes`:
+    /// most likely a binary file given by mistake), even when it is already sorted.
     @discardableResult
-    static func update(_ path: String, lockTimeout: Duration = .seconds(5),
+    static func resort(_ path: String, lockTimeout: Duration = .seconds(5),
                        content: ([UInt8]) throws(CLIError) -> ReplacementContent?) throws(CLIError) -> Bool {
         try withLock(path, timeout: lockTimeout) { () throws(CLIError) -> Bool in
-            try replace(path, createIfMissing: false, fileSystem: FileSystem(), content).get()
+            try replace(path, options: ReplaceOptions(refusesNULBytes: true), fileSystem: FileSystem(), content).get()
         }
     }
 
     private static func replace(_ path: String, createIfMissing: Bool, fileSystem: FileSystem,
                                 _ transform: ([UInt8]) throws(CLIError) -> [UInt8]?) -> Result<Bool, CLIError> {
-        replace(path, createIfMissing: createIfMissing, fileSystem: fileSystem) { (old: [UInt8]) throws(CLIError) -> ReplacementContent? in
+        replace(path, options: ReplaceOptions(createIfMissing: createIfMissing), fileSystem: fileSystem) {
+            (old: [UInt8]) throws(CLIError) -> ReplacementContent? in
             try transform(old).map { .bytes($0) }
         }
     }
 
-    private static func replace(_ path: String, createIfMissing: Bool, fileSystem: FileSystem,
+    private static func replace(_ path: String, options: ReplaceOptions, fileSystem: FileSystem,
                                 _ content: ([UInt8]) throws(CLIError) -> ReplacementContent?) -> Result<Bool, CLIError> {
         do {
-            let outcome = try fileSystem.replace(path, options: ReplaceOptions(createIfMissing: createIfMissing),
-                                                 content: content)
+            let outcome = try fileSystem.replace(path, options: options, content: content)
             if case .written = outcome { return .success(true) }
             return .success(false)
         } catch {

@@ -14,10 +14,18 @@ public struct ReplaceOptions: Sendable, Hashable {
     /// `FileSystemError.keptChanging`. At least 1.
     public var maxAttempts: Int
 
-    /// Defaults: the file must exist; five attempts. `maxAttempts` below 1 is raised to 1.
-    public init(createIfMissing: Bool = false, maxAttempts: Int = 5) {
+    /// Refuse to replace a file that holds a NUL byte (`FileSystemError.holdsNUL`), even when the
+    /// closure changes nothing: a todo file never holds one, so it is most likely a binary file given
+    /// by mistake, and rewriting it would help nobody. The bytes are searched during the
+    /// compare-and-swap comparison, which reads them anyway (on a second thread for a large file).
+    public var refusesNULBytes: Bool
+
+    /// Defaults: the file must exist; five attempts; NUL bytes allowed. `maxAttempts` below 1 is
+    /// raised to 1.
+    public init(createIfMissing: Bool = false, maxAttempts: Int = 5, refusesNULBytes: Bool = false) {
         self.createIfMissing = createIfMissing
         self.maxAttempts = max(1, maxAttempts)
+        self.refusesNULBytes = refusesNULBytes
     }
 }
 
@@ -206,7 +214,7 @@ extension FileSystem {
         do { old = try snapshot(target.path, createIfMissing: options.createIfMissing) } catch { throw .fileSystem(error) }
         defer { if let fd = old.descriptor { system.closeQuietly(fd) } }
         // Declared after the descriptor's `defer`, so it runs first: the check ends before the close.
-        let earlyCheck = startEarlyCheck(target, old: old)
+        let earlyCheck = startEarlyCheck(target, old: old, refusingNUL: options.refusesNULBytes)
         defer {
             earlyCheck?.cancel()
             _ = earlyCheck?.join()
@@ -215,7 +223,12 @@ extension FileSystem {
         let computed: ReplacementContent?
         do { computed = try content(old.bytes) } catch { throw .transform(error) }
         // For a missing file `old.bytes` is empty, so an empty result creates nothing.
-        guard let new = computed, !new.isSame(as: old.bytes) else { return .unchanged }
+        guard let new = computed, !new.isSame(as: old.bytes) else {
+            if options.refusesNULBytes, let offset = FileSystem.firstNUL(in: old.bytes) {
+                throw .fileSystem(.holdsNUL(path: target.path, line: FileSystem.lineNumber(ofOffset: offset, in: old.bytes)))
+            }
+            return .unchanged
+        }
         if case .pieces(let pieces) = new {
             precondition(pieces.allSatisfy { $0.lowerBound >= 0 && $0.upperBound <= old.bytes.count },
                          "ReplacementContent.pieces: a range outside the old content")
@@ -223,7 +236,7 @@ extension FileSystem {
 
         do {
             try checkWritable(target, status: old.status)
-            return try writeAndSwap(target, old: old, new: new, earlyCheck: earlyCheck)
+            return try writeAndSwap(target, old: old, new: new, earlyCheck: earlyCheck, refusingNUL: options.refusesNULBytes)
         } catch {
             throw .fileSystem(error)
         }
@@ -240,10 +253,14 @@ extension FileSystem {
     ///
     /// Checking early is as safe as checking late: whatever changes after the check's `stat` still
     /// shows in the re-check after the `fsync` (step 5), on the same terms as before.
-    private func startEarlyCheck(_ target: ResolvedPath, old: Snapshot) -> BackgroundJob<Result<CheckResult, FileSystemError>>? {
+    private func startEarlyCheck(
+        _ target: ResolvedPath, old: Snapshot, refusingNUL: Bool
+    ) -> BackgroundJob<Result<CheckResult, FileSystemError>>? {
         guard old.descriptor != nil, old.bytes.count >= FileSystem.earlyCheckThreshold else { return nil }
         return BackgroundJob.start { job in
-            Result { () throws(FileSystemError) in try compareAndSwapCheck(target, old: old, isCancelled: { job.isCancelled }) }
+            Result { () throws(FileSystemError) in
+                try compareAndSwapCheck(target, old: old, refusingNUL: refusingNUL, isCancelled: { job.isCancelled })
+            }
         }
     }
 
@@ -294,7 +311,7 @@ extension FileSystem {
     /// kind of window as the few calls between any check and a rename.
     private func writeAndSwap(
         _ target: ResolvedPath, old: Snapshot, new: ReplacementContent,
-        earlyCheck: BackgroundJob<Result<CheckResult, FileSystemError>>?
+        earlyCheck: BackgroundJob<Result<CheckResult, FileSystemError>>?, refusingNUL: Bool
     ) throws(FileSystemError) -> AttemptResult {
         let (temporaryPath, temporary) = try createTemporaryFile(beside: target, existing: old.status != nil)
         var renamed = false
@@ -327,7 +344,11 @@ extension FileSystem {
 
         let checkedIdentity: FileIdentity?
         let check: CheckResult
-        if let earlyCheck { check = try earlyCheck.join().get() } else { check = try compareAndSwapCheck(target, old: old) }
+        if let earlyCheck {
+            check = try earlyCheck.join().get()
+        } else {
+            check = try compareAndSwapCheck(target, old: old, refusingNUL: refusingNUL)
+        }
         switch check {
         case .changed:
             return .conflict
@@ -435,8 +456,11 @@ extension FileSystem {
     ///
     /// The bytes are read back with `pread` into one small buffer rather than mapped: a file
     /// truncated by someone else while mapped would kill the process with `SIGBUS`.
+    ///
+    /// With `refusingNUL`, a NUL byte in the (unchanged) bytes or in late appends throws
+    /// `FileSystemError.holdsNUL`; the search runs on each chunk while it is in the CPU cache.
     private func compareAndSwapCheck(
-        _ target: ResolvedPath, old: Snapshot, isCancelled: () -> Bool = { false }
+        _ target: ResolvedPath, old: Snapshot, refusingNUL: Bool, isCancelled: () -> Bool = { false }
     ) throws(FileSystemError) -> CheckResult {
         guard let current = try currentIdentity(target) else {
             return old.status == nil ? .unchanged(nil) : .changed
@@ -444,40 +468,52 @@ extension FileSystem {
         guard let fd = old.descriptor, let status = old.status, current.isSameFile(as: status.identity) else { return .changed }
         let readCount = Int64(old.bytes.count)
         if current.size < readCount { return .changed }
-        do {
-            if try !FileSystem.fileStarts(with: old.bytes, descriptor: fd, system: system, isCancelled: isCancelled) {
-                return .changed
-            }
-            if current.size == readCount { return .unchanged(current) }
-            // It grew. Raw appended lines are only meaningful after a complete last line.
-            if let last = old.bytes.last, last != FileSystem.newline { return .changed }
-            let late = try system.pread(fd, count: Int(current.size - readCount), at: readCount)
-            return late.isEmpty ? .unchanged(current) : .appended(late, current)
+        var firstNUL: Int?
+        let late: [UInt8]
+        do throws(Errno) {
+            let comparison = try FileSystem.compareFile(descriptor: fd, with: old.bytes, system: system,
+                                                        searchingNUL: refusingNUL, isCancelled: isCancelled)
+            if !comparison.same { return .changed }
+            firstNUL = comparison.firstNUL
+            // It grew? Raw appended lines are only meaningful after a complete last line.
+            if current.size > readCount, let last = old.bytes.last, last != FileSystem.newline { return .changed }
+            late = current.size > readCount ? try system.pread(fd, count: Int(current.size - readCount), at: readCount) : []
         } catch {
             throw .failed(.read, path: target.path, error)
         }
+        if refusingNUL, firstNUL == nil, let offset = FileSystem.firstNUL(in: late) { firstNUL = old.bytes.count + offset }
+        if let firstNUL {
+            throw .holdsNUL(path: target.path, line: FileSystem.lineNumber(ofOffset: firstNUL, in: old.bytes + late))
+        }
+        return late.isEmpty ? .unchanged(current) : .appended(late, current)
     }
 
     /// Whether the file behind `descriptor` starts with `bytes`, compared a chunk at a time through
     /// one reused buffer (no second file-sized buffer: its page faults would cost as much as the
-    /// first read, and it would raise peak memory by one file).
-    /// A cancelled comparison stops early and answers `false`.
-    static func fileStarts(
-        with bytes: [UInt8], descriptor: FileDescriptor, system: System, isCancelled: () -> Bool = { false }
-    ) throws(Errno) -> Bool {
+    /// first read, and it would raise peak memory by one file). A cancelled comparison stops early
+    /// and answers "not the same". With `searchingNUL`, also the offset of the first NUL byte among
+    /// the compared bytes, found in each chunk while it is in the CPU cache.
+    static func compareFile(
+        descriptor: FileDescriptor, with bytes: [UInt8], system: System,
+        searchingNUL: Bool = false, isCancelled: () -> Bool = { false }
+    ) throws(Errno) -> (same: Bool, firstNUL: Int?) {
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: min(compareChunk, max(bytes.count, 1)), alignment: 64)
         defer { chunk.deallocate() }
+        var firstNUL: Int?
         var offset = 0
         while offset < bytes.count {
-            if isCancelled() { return false }
+            if isCancelled() { return (false, nil) }
             let count = min(chunk.count, bytes.count - offset)
             let got = try system.pread(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: chunk[..<count]), at: Int64(offset))
-            if got != count { return false }
+            if got != count { return (false, nil) }
             let equal = bytes.withUnsafeBytes { memcmp($0.baseAddress! + offset, chunk.baseAddress!, count) == 0 }
-            if !equal { return false }
+            if !equal { return (false, nil) }
+            if searchingNUL, firstNUL == nil, let found = memchr(chunk.baseAddress!, 0, count) {
+                firstNUL = offset + (UnsafeRawPointer(found) - UnsafeRawPointer(chunk.baseAddress!))
+            }
             offset += count
         }
-        return true
+        return (true, firstNUL)
     }
 
     /// Step 6, after the rename: copies bytes appended to the old inode since `accounted` into the
@@ -496,6 +532,19 @@ extension FileSystem {
         } catch {
             return [.lateAppendLost(byteCount: count, .failed(.append, path: path, error))]
         }
+    }
+
+    /// The offset of the first NUL byte of `bytes`, if any (`memchr`).
+    static func firstNUL(in bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBytes { raw -> Int? in
+            guard let base = raw.baseAddress, let found = memchr(base, 0, raw.count) else { return nil }
+            return UnsafeRawPointer(found) - base
+        }
+    }
+
+    /// The 1-based number of the line holding byte `offset` of `bytes`.
+    static func lineNumber(ofOffset offset: Int, in bytes: [UInt8]) -> Int {
+        bytes[..<offset].reduce(1) { $1 == newline ? $0 + 1 : $0 }
     }
 
     /// How many bytes the compare-and-swap check reads and compares at a time: small enough to stay

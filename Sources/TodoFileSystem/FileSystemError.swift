@@ -34,6 +34,9 @@ public enum FileSystemError: Error, CustomStringConvertible, Hashable, Sendable 
     case keptChanging(path: String, attempts: Int)
     /// Another process held the lock for the whole bounded wait.
     case locked(path: String, waited: Duration)
+    /// The file holds a NUL byte (first on `line`) and `ReplaceOptions.refusesNULBytes` was set: most
+    /// likely a binary file given by mistake. Nothing was written.
+    case holdsNUL(path: String, line: Int)
 
     /// One line: `cannot write /x/todo.txt: No space left on device`.
     public var description: String {
@@ -54,6 +57,8 @@ public enum FileSystemError: Error, CustomStringConvertible, Hashable, Sendable 
             "cannot write \(path): it changed during each of \(attempts) attempts; nothing was written"
         case .locked(let path, let waited):
             "\(path) is locked by another todo process (waited \(FileSystemError.format(waited)))"
+        case .holdsNUL(let path, let line):
+            "\(path): line \(line): NUL byte, this looks like a binary file; not rewriting it"
         }
     }
 

@@ -58,6 +58,8 @@ final class SortInPlaceTests: XCTestCase {
             ("missing.txt", {}),
             ("adir", { mkdir(directory + "/adir", 0o755) }),
             ("binary.txt", { Files.write(directory + "/binary.txt", [0x78, 0x20, 0x00, 0x01, 0x0A, 0x61, 0x0A]) }),
+            // Already in order, yet still refused: nothing to write is no reason to call it fine.
+            ("sorted-binary.txt", { Files.write(directory + "/sorted-binary.txt", [0x61, 0x00, 0x0A, 0x78, 0x20, 0x62, 0x0A]) }),
         ]
         for (name, setUp) in cases {
             setUp()

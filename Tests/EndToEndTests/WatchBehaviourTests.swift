@@ -199,7 +199,9 @@ import Glibc
         #expect(eventually(timeout: 1) { watch.log.contains("NUL byte") }, "\(watch.log)")
         #expect(Files.read(path) == binary, "a binary file must not be rewritten")
         #expect(watch.isRunning)
-        #expect(watch.logLines == ["todo: \(path): line 2: NUL byte, this looks like a binary file; not rewriting it"])
+        // The file layer names the file by its real path (symlinks and `//` resolved), as its other errors do.
+        let realPath = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        #expect(watch.logLines == ["todo: \(realPath): line 2: NUL byte, this looks like a binary file; not rewriting it"])
 
         Files.write(path, "x done\nopen b\n")
         #expect(eventually(timeout: 1) { Files.text(path) == "open b\nx done\n" }, "\(watch.log)")

@@ -24,18 +24,3 @@ import Testing
         #expect(TerminalText.escapingControls(input) == input)
     }
 }
-
-@Suite struct BinaryDetectionTests {
-    @Test func firstNULIsFoundAtEveryAlignment() {
-        for length in 0..<40 {
-            let clean = [UInt8](repeating: 0x61, count: length)
-            #expect(SortAction.firstNUL(clean) == nil)
-            for position in 0..<length {
-                var bytes = clean
-                bytes[position] = 0
-                #expect(SortAction.firstNUL(bytes) == position, "length \(length), NUL at \(position)")
-            }
-        }
-        #expect(SortAction.firstNUL([0x80, 0x81, 0xFF, 0x01, 0x7F, 0x80, 0x80, 0x80, 0x00]) == 8)
-    }
-}

@@ -34,30 +34,12 @@ enum SortAction {
             }
             // Read, sorted and compared once, inside the safe replacement (under the lock). The sorted
             // file goes to disk as pieces of the one read, never built as a second copy in memory.
-            try FileAccess.update(path, lockTimeout: invocation.lockTimeout) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
-                try refuseBinary(current, path: path)
+            // A file holding a NUL byte is refused by the file layer, whose comparison reads every
+            // byte anyway (on a second thread for a large file).
+            try FileAccess.resort(path, lockTimeout: invocation.lockTimeout) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
                 if let pieces = TodoDocument.sortedPieces(current, by: keys) { return .pieces(pieces) }
                 return .bytes(TodoDocument.sort(current, by: keys))
             }
             return 0
         })
-
-    /// Refuses to rewrite a file holding NUL bytes: a todo.txt never does, so it is most likely a
-    /// binary file given by mistake, and rewriting it would help nobody. Reading and printing such a
-    /// file still works (`--dry-run`, `export`).
-    static func refuseBinary(_ bytes: [UInt8], path: String) throws(CLIError) {
-        guard let nul = firstNUL(bytes) else { return }
-        let line = bytes[..<nul].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-        throw .failure("\(path): line \(line): NUL byte, this looks like a binary file; not rewriting it")
-    }
-
-    /// The index of the first NUL byte (this runs on every sort of the whole file, so it must cost no
-    /// more than a memchr).
-    static func firstNUL(_ bytes: [UInt8]) -> Int? {
-        bytes.withUnsafeBufferPointer { buffer -> Int? in
-            guard let base = buffer.baseAddress else { return nil }
-            let found = ByteSearch.firstIndex(of: 0, in: base, from: 0, to: buffer.count)
-            return found < buffer.count ? found : nil
-        }
-    }
 }

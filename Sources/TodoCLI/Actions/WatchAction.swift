@@ -217,11 +217,10 @@ final class WatchSession: @unchecked Sendable {
         let path = options.path
         var moved = 0
         do {
-            let written = try FileAccess.update(path, lockTimeout: invocation.lockTimeout) { current throws(CLIError) in
-                try SortAction.refuseBinary(current, path: path)
+            let written = try FileAccess.resort(path, lockTimeout: invocation.lockTimeout) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
                 let sorted = WatchAction.sortCountingMoves(current)
                 moved = sorted.moved
-                return sorted.bytes
+                return sorted.bytes.map { .bytes($0) }
             }
             if written { log("sorted \(path): \(moved) completed task\(moved == 1 ? "" : "s") moved") }
         } catch {
