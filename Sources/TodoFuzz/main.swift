@@ -170,6 +170,15 @@ func checkSort(_ bytes: [UInt8], _ document: TodoDocument, by keys: [SortKey]) {
     check(lineMultiset(result, gainedBOM: gainedBOM) == lineMultiset(document),
           "sort \(keys) is not a permutation of the lines")
     check(document.sorted(by: keys).rendered() == sorted, "sorted(by:) and sort(_:by:) differ")
+    // The plan `todo sort` writes from: present exactly when the input ends with LF (or is empty),
+    // pieces within the input, and their concatenation is the sorted file.
+    if let pieces = TodoDocument.sortedPieces(bytes, by: keys) {
+        check(bytes.isEmpty || bytes.last == 0x0A, "sortedPieces for bytes without a final LF")
+        check(pieces.allSatisfy { $0.lowerBound >= 0 && $0.upperBound <= bytes.count }, "a piece outside the input")
+        check(pieces.flatMap { bytes[$0] } == sorted, "sortedPieces differs from sort(_:by:)")
+    } else {
+        check(!bytes.isEmpty && bytes.last != 0x0A, "no sortedPieces for bytes ending with LF")
+    }
     if document.sortedOrder(by: keys).elementsEqual(0..<document.lineCount) {
         check(sorted == bytes, "sorting already sorted bytes changed them")
     }
