@@ -5,6 +5,15 @@
 #include <fcntl.h>
 #include <stdio.h>
 
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+// The raw system call, so that glibc older than 2.28 (no renameat2 wrapper) builds too.
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#endif
+#endif
+
 int ctodo_start_writeback(int fd, int64_t offset, int64_t count) {
 #if defined(__linux__)
     return sync_file_range(fd, (off_t)offset, (off_t)count, SYNC_FILE_RANGE_WRITE);
@@ -17,8 +26,8 @@ int ctodo_start_writeback(int fd, int64_t offset, int64_t count) {
 }
 
 int ctodo_rename_noreplace(const char *from, const char *to) {
-#if defined(__linux__)
-    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+#if defined(__linux__) && defined(SYS_renameat2)
+    return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
 #elif defined(__APPLE__)
     return renamex_np(from, to, RENAME_EXCL);
 #else
