@@ -145,7 +145,8 @@ extension FileSystem {
     ///    `options.maxAttempts` times. For a large file the comparison runs on a second thread from
     ///    right after step 2 (see `earlyCheckThreshold`).
     /// 6. The temporary file is renamed over the target and the directory is synced. Bytes appended to
-    ///    the old inode between step 5 and the rename are copied over afterwards (best effort: an
+    ///    the old inode between step 5 and the rename are copied over afterwards, in append mode, so
+    ///    they never overwrite a line someone appended to the new file meanwhile (best effort: an
     ///    appender that opened the old file before the rename but writes after this last check still
     ///    writes into the unlinked old inode; the window is a few system calls wide).
     ///
@@ -342,30 +343,28 @@ extension FileSystem {
             }
         }
 
-        let checkedIdentity: FileIdentity?
-        let check: CheckResult
+        let firstCheck: CheckResult
         if let earlyCheck {
-            check = try earlyCheck.join().get()
+            firstCheck = try earlyCheck.join().get()
         } else {
-            check = try compareAndSwapCheck(target, old: old, refusingNUL: refusingNUL)
+            firstCheck = try compareAndSwapCheck(target, old: old, refusingNUL: refusingNUL)
         }
-        switch check {
-        case .changed:
-            return .conflict
-        case .unchanged(let identity):
-            checkedIdentity = identity
-        case .appended(let late, let identity):
-            do {
-                try writer.append(FileSystem.joiningLines(after: writer.lastByte, late))
-            } catch {
-                throw .failed(.write, path: target.path, error)
-            }
-            accounted += Int64(late.count)
-            notes.append(.lateAppend(byteCount: late.count, afterRename: false))
-            checkedIdentity = identity
-        }
+        guard case .current(let checkedIdentity, let late) = firstCheck else { return .conflict }
+        var copiedLate: [UInt8] = []
+        try copyLate(late, after: &copiedLate, into: &writer, path: target.path)
         do { try system.fsync(temporary) } catch { throw .failed(.sync, path: target.path, error) }
-        if try currentIdentity(target) != checkedIdentity { return .conflict }
+        if try currentIdentity(target) != checkedIdentity {
+            // Something happened during the write or the fsync. Lines appended with `>>` are carried
+            // over after a second, inline comparison (anything else starts the attempt over); a
+            // steady appender cannot keep the file from ever being written this way. What lands after
+            // this point is the post-rename copy's business, as in the original recipe.
+            guard case .current(_, let lateNow) = try compareAndSwapCheck(target, old: old, refusingNUL: refusingNUL),
+                  lateNow.starts(with: copiedLate) else { return .conflict }
+            try copyLate(lateNow, after: &copiedLate, into: &writer, path: target.path)
+            do { try system.fsync(temporary) } catch { throw .failed(.sync, path: target.path, error) }
+        }
+        accounted += Int64(copiedLate.count)
+        if !copiedLate.isEmpty { notes.append(.lateAppend(byteCount: copiedLate.count, afterRename: false)) }
 
         do {
             if old.status == nil {
@@ -381,7 +380,7 @@ extension FileSystem {
 
         if let fd = old.descriptor, let status = old.status {
             if status.linkCount > 1 { notes.append(.hardLinksDetached(linkCount: status.linkCount)) }
-            notes += copyLateAppends(from: fd, accounted: accounted, into: &writer, path: target.path)
+            notes += copyLateAppends(from: fd, accounted: accounted, continuing: !copiedLate.isEmpty, into: &writer, path: target.path)
         }
         do { try syncDirectory(target.directory) } catch { notes.append(.notDurable(error)) }
         return .written(notes)
@@ -432,11 +431,27 @@ extension FileSystem {
     }
 
     private enum CheckResult: Sendable {
-        /// The target is as read; `FileIdentity` is what `stat` showed (`nil`: still missing).
-        case unchanged(FileIdentity?)
-        /// Lines were appended after the read: these bytes, and the identity showing them.
-        case appended([UInt8], FileIdentity)
+        /// The target holds what was read, plus `late` bytes appended after it (empty when none);
+        /// `FileIdentity` is what `stat` showed (`nil`: the file is still missing).
+        case current(FileIdentity?, late: [UInt8])
+        /// Anything else: a new inode, a shrink, a rewrite, an append to an unfinished last line.
         case changed
+    }
+
+    /// Writes the part of `late` not yet in the temporary file (`late` extends `copied`) and
+    /// records it in `copied`. The first late bytes start on a line of their own; later ones
+    /// continue them as they are, since an appender may write one line in several pieces.
+    private func copyLate(
+        _ late: [UInt8], after copied: inout [UInt8], into writer: inout TemporaryFileWriter, path: String
+    ) throws(FileSystemError) {
+        guard late.count > copied.count else { return }
+        let new = Array(late[copied.count...])
+        do {
+            try writer.append(copied.isEmpty ? FileSystem.joiningLines(after: writer.lastByte, new) : new)
+        } catch {
+            throw .failed(.write, path: path, error)
+        }
+        copied = late
     }
 
     /// The target's identity now, `nil` if it does not exist.
@@ -463,7 +478,7 @@ extension FileSystem {
         _ target: ResolvedPath, old: Snapshot, refusingNUL: Bool, isCancelled: () -> Bool = { false }
     ) throws(FileSystemError) -> CheckResult {
         guard let current = try currentIdentity(target) else {
-            return old.status == nil ? .unchanged(nil) : .changed
+            return old.status == nil ? .current(nil, late: []) : .changed
         }
         guard let fd = old.descriptor, let status = old.status, current.isSameFile(as: status.identity) else { return .changed }
         let readCount = Int64(old.bytes.count)
@@ -485,7 +500,7 @@ extension FileSystem {
         if let firstNUL {
             throw .holdsNUL(path: target.path, line: FileSystem.lineNumber(ofOffset: firstNUL, in: old.bytes + late))
         }
-        return late.isEmpty ? .unchanged(current) : .appended(late, current)
+        return .current(current, late: late)
     }
 
     /// Whether the file behind `descriptor` starts with `bytes`, compared a chunk at a time through
@@ -517,16 +532,17 @@ extension FileSystem {
     }
 
     /// Step 6, after the rename: copies bytes appended to the old inode since `accounted` into the
-    /// new file. Never throws; failures become notes.
+    /// new file; `continuing` when late bytes were copied before the rename, which these continue
+    /// as they are. Never throws; failures become notes.
     private func copyLateAppends(
-        from old: FileDescriptor, accounted: Int64,
+        from old: FileDescriptor, accounted: Int64, continuing: Bool,
         into writer: inout TemporaryFileWriter, path: String
     ) -> [ReplaceNote] {
         guard let status = try? system.fstat(old), status.identity.size > accounted else { return [] }
         let count = Int(status.identity.size - accounted)
         do {
             let late = try system.pread(old, count: count, at: accounted)
-            try writer.append(FileSystem.joiningLines(after: writer.lastByte, late))
+            try writer.append(continuing ? late : FileSystem.joiningLines(after: writer.lastByte, late))
             try system.fsync(writer.descriptor)
             return [.lateAppend(byteCount: late.count, afterRename: true)]
         } catch {

@@ -201,7 +201,9 @@ extension Syscalls {
             checked { platformOpen(path, flags.rawValue, permissions) }.map(FileDescriptor.init(rawValue:))
         },
         createExclusive: { path, permissions in
-            let flags = O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW
+            // O_APPEND: every write lands at the end, also after the rename, when the file is the
+            // target and others may append to it too (see `FileSystem.replace`, step 6).
+            let flags = O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_APPEND
             return checked { platformOpen(path, flags, permissions) }.map(FileDescriptor.init(rawValue:))
         },
         read: { fd, buffer in checked { platformRead(fd.rawValue, buffer.baseAddress, buffer.count) } },

@@ -46,8 +46,10 @@ public enum SyscallKind: String, Sendable, Hashable, CaseIterable {
 public struct Syscalls: Sendable {
     /// `open(path, flags, permissions)`; `permissions` only matter with `.create`.
     package var open: @Sendable (String, OpenFlags, UInt32) -> Result<FileDescriptor, Errno>
-    /// The `mkstemp` equivalent: `open(path, O_RDWR|O_CREAT|O_EXCL|O_CLOEXEC|O_NOFOLLOW, permissions)`;
-    /// the caller chooses the random name, so it can also choose the suffix (`.tmp`).
+    /// The `mkstemp` equivalent: `open(path, O_RDWR|O_CREAT|O_EXCL|O_CLOEXEC|O_NOFOLLOW|O_APPEND,
+    /// permissions)`; the caller chooses the random name, so it can also choose the suffix (`.tmp`).
+    /// Append mode, because the file is written front to back, and after it has been renamed over
+    /// the target, bytes copied in late must not overwrite what another process appended meanwhile.
     package var createExclusive: @Sendable (String, UInt32) -> Result<FileDescriptor, Errno>
     /// One `read`; returns 0 at end of file.
     package var read: @Sendable (FileDescriptor, UnsafeMutableRawBufferPointer) -> Result<Int, Errno>

@@ -290,18 +290,48 @@ import Testing
         #expect(dir.entries() == ["todo.txt"])
     }
 
-    @Test func appendDuringTheFsyncIsCaughtByTheRecheck() throws {
+    @Test func appendDuringTheFsyncIsCarriedOverAfterASecondComparison() throws {
         let dir = TemporaryDirectory()
         let path = dir.file("todo.txt")
         Posix.write(path, "b\na\n")
         let injector = FaultInjector([Fault(.fsync, occurrence: 1, .before({ Posix.append(path, "late\n") }))])
-        let sorted: ([UInt8]) -> [UInt8]? = { $0 == Array("b\na\n".utf8) ? Array("a\nb\n".utf8) : Array("a\nb\nlate\n".utf8) }
+        let sorted: ([UInt8]) -> [UInt8]? = { _ in Array("a\nb\n".utf8) }
 
         let result = try replace(path, with: FileSystem(syscalls: injector.syscalls()), sorted).get()
 
-        #expect(result == .written(attempts: 2, notes: []))
+        #expect(result == .written(attempts: 1, notes: [.lateAppend(byteCount: 5, afterRename: false)]))
         #expect(Posix.text(path) == "a\nb\nlate\n")
         #expect(dir.entries() == ["todo.txt"])
+    }
+
+    @Test func aLineAppendedInTwoPiecesAroundTheChecksStaysOneLine() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, "b\na\n")
+        let check = try compareAndSwapStat()
+        // `par` arrives before the first comparison, `tial` during the fsync: one line, not two.
+        let injector = FaultInjector([
+            Fault(.stat, occurrence: check, .before({ Posix.append(path, "par") })),
+            Fault(.fsync, occurrence: 1, .before({ Posix.append(path, "tial\n") })),
+        ])
+        let sorted: ([UInt8]) -> [UInt8]? = { _ in Array("a\nb".utf8) }
+
+        let result = try replace(path, with: FileSystem(syscalls: injector.syscalls()), sorted).get()
+
+        #expect(result == .written(attempts: 1, notes: [.lateAppend(byteCount: 8, afterRename: false)]))
+        #expect(Posix.text(path) == "a\nb\npartial\n", "the first late bytes start a line; the rest continue it")
+    }
+
+    @Test func rewriteInPlaceDuringTheFsyncStartsOver() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, "aaaa\n")
+        let injector = FaultInjector([Fault(.fsync, occurrence: 1, .before({ Posix.overwriteInPlace(path, "bbbb\n") }))])
+
+        let result = try replace(path, with: FileSystem(syscalls: injector.syscalls()), appending("ours\n")).get()
+
+        #expect(result == .written(attempts: 2, notes: []))
+        #expect(Posix.text(path) == "bbbb\nours\n")
     }
 
     @Test func sameSizeInPlaceRewriteIsDetectedByContent() throws {
@@ -347,6 +377,30 @@ import Testing
                                    notes: [.lateAppend(byteCount: 5, afterRename: true)]))
         #expect(Posix.text(path) == "a\nb\nlate\n")
         #expect(dir.entries() == ["todo.txt"])
+    }
+
+    @Test func lateCopyAfterTheRenameNeverOverwritesAnAppendToTheNewFile() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, "b\na\n")
+        // Find the post-rename `fstat` of the old file from a clean run.
+        let recorder = FaultInjector()
+        _ = try replace(path, with: FileSystem(syscalls: recorder.syscalls()), appending("c\n")).get()
+        let calls = occurrences(recorder.calls)
+        let renameIndex = try #require(calls.firstIndex { $0.kind == .rename })
+        let lateFstat = try #require(calls[renameIndex...].first { $0.kind == .fstat })
+        Posix.write(path, "b\na\n")
+        // One line reaches the old file just before the rename, another the new file just after it.
+        let injector = FaultInjector([
+            Fault(.rename, occurrence: 1, .before({ Posix.append(path, "to-old\n") })),
+            Fault(.fstat, occurrence: lateFstat.occurrence, .before({ Posix.append(path, "to-new\n") })),
+        ])
+        let sorted: ([UInt8]) -> [UInt8]? = { _ in Array("a\nb\n".utf8) }
+
+        let result = try replace(path, with: FileSystem(syscalls: injector.syscalls()), sorted).get()
+
+        #expect(result == .written(attempts: 1, notes: [.lateAppend(byteCount: 7, afterRename: true)]))
+        #expect(Posix.text(path) == "a\nb\nto-new\nto-old\n", "both lines kept: the late copy appends, it does not overwrite")
     }
 
     @Test func appendAfterALineWithoutNewlineIsAConflict() throws {
