@@ -112,7 +112,8 @@ func median(_ values: [Double]) -> Double {
 ///
 /// Targets (issue): on the large file `todo sort` takes at most the awk pair's time (aim: half), its
 /// fsyncs included; its peak RSS is at most 3× the file; on 100 lines its median is at most 3 ms.
-/// Each `todo sort` run gets a fresh unsorted copy of the file (copied and fsynced outside the timing);
+/// Each `todo sort` run gets a fresh unsorted copy of the file (copied and fsynced outside the timing),
+/// and `sync` runs before each timed command, so that none pays for the previous one's write-back;
 /// the awk pair reads the same unsorted file and writes a separate output. Runs are interleaved, so
 /// both commands see the same machine state. Checks: exit status 0, the sorted file has the input's
 /// size, and it equals the awk output byte for byte (`cmp`).
@@ -143,7 +144,10 @@ func runTodoSortProcessBenchmark(todoBinary: String, options: TodoSortProcessOpt
     var checks: [String] = []
     for run in 0..<options.runs {
         copyFileSynced(source, to: work)
+        // No command pays for the previous one's write-back (awk's 65 MB output is never synced).
+        sync()
         let sorted = spawnMeasured([todoBinary, "sort", work])
+        sync()
         let awk = spawnMeasured(["/bin/sh", "-c", awkScript])
         if sorted.status != 0 { checks.append("todo sort exited with \(sorted.status)") }
         if awk.status != 0 { checks.append("awk exited with \(awk.status)") }
