@@ -356,25 +356,22 @@ public struct TodoDocument: Sendable {
 }
 
 /// Calls `body` with the offset of every LF in `pointer[from..<to]`, in order, without importing libc
-/// (the library imports nothing): one pass over the whole buffer, eight bytes at a time.
+/// (the library imports nothing): one pass over the whole buffer, sixteen bytes at a time.
 ///
-/// Each word is XORed with `0x0A` in every byte, so LF bytes become zero; `~(((w & 0x7F…) + 0x7F…) | w
-/// | 0x7F…)` then has the high bit set in exactly those bytes (no false positives, no carries between
-/// bytes), and each set bit is visited lowest address first.
+/// Each 16-byte vector is compared with LF in every lane; the lanes that match become the bits of a
+/// 16-bit mask (`ByteSearch.bitmask`), visited lowest address first.
 @inline(__always)
 func forEachLF(_ pointer: UnsafePointer<UInt8>, from: Int, to end: Int, _ body: (Int) -> Void) {
     let raw = UnsafeRawPointer(pointer)
-    let pattern: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
-    let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    let lineFeed = SIMD16<UInt8>(repeating: 0x0A)
     var index = from
-    while index + 8 <= end {
-        let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) ^ pattern
-        var found = ~(((word & lows) &+ lows) | word | lows)
+    while index + 16 <= end {
+        var found = ByteSearch.bitmask(raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self) .== lineFeed)
         while found != 0 {
-            body(index + (found.trailingZeroBitCount >> 3))
+            body(index + found.trailingZeroBitCount)
             found &= found &- 1
         }
-        index += 8
+        index += 16
     }
     while index < end {
         if pointer[index] == 0x0A { body(index) }
