@@ -230,3 +230,39 @@ import TodoTestSupport
         #expect(Posix.read(path) == Self.largeFile())
     }
 }
+
+/// Faults on a large file, whose comparison runs on the second thread and whose read is split in
+/// two: every failure before the rename leaves the target intact and no temporary file behind.
+@Suite struct LargeFileFaultTests {
+    @Test(arguments: [SyscallKind.pread, .writeVector, .startWriteback, .fsync])
+    func everyOccurrenceFailsCleanly(kind: SyscallKind) throws {
+        let original = EarlyCheckTests.largeFile() + Array(String(repeating: "more\n", count: 900_000).utf8)
+        #expect(original.count >= FileSystem.parallelReadThreshold, "both the split read and the early check run")
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, original)
+        let recorder = FaultInjector()
+        _ = try FileSystem(syscalls: recorder.syscalls()).replace(path) { (old: [UInt8]) throws(Never) in EarlyCheckTests.rotate(old) }
+        let count = recorder.calls.filter { $0 == kind }.count
+        #expect(count > 0)
+        // The first few (both halves of the read, the first chunks compared), one in the middle and
+        // the last few (the last chunk, the late-append read, the final syncs).
+        let occurrences = Set([1, 2, 3, 4, count / 2, count - 2, count - 1, count].filter { (1...count).contains($0) }).sorted()
+        for occurrence in occurrences {
+            Posix.write(path, original)
+            let injector = FaultInjector([Fault(kind, occurrence: occurrence, .fail(.ioError))])
+            let result = outcome { () throws(ReplaceError<Never>) in
+                try FileSystem(syscalls: injector.syscalls()).replace(path) { (old: [UInt8]) throws(Never) in EarlyCheckTests.rotate(old) }
+            }
+            let step = "\(kind) #\(occurrence) of \(count)"
+            if kind == .fsync && occurrence == count {
+                // The directory's fsync, after the rename: a note, not an error.
+                #expect(result.failure == nil, "\(step)")
+                continue
+            }
+            #expect(result.failure?.description.contains(Errno.ioError.message) == true, "\(step): \(String(describing: result.failure))")
+            #expect(Posix.read(path) == original, "\(step): target changed")
+            #expect(dir.entries() == ["todo.txt"], "\(step): temporary file left")
+        }
+    }
+}
