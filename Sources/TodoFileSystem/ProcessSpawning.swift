@@ -192,4 +192,16 @@ extension ProcessSpawning {
     public static func compareBytes(_ left: UnsafePointer<UInt8>, _ right: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
         memcmp(left, right, count)
     }
+
+    /// Whether two byte arrays are equal, with one `memcmp` (`==` on `[UInt8]` compares element by
+    /// element: about 50 ms for a 65 MB file).
+    public static func sameBytes(_ left: [UInt8], _ right: [UInt8]) -> Bool {
+        guard left.count == right.count else { return false }
+        return left.withUnsafeBufferPointer { a in
+            right.withUnsafeBufferPointer { b in
+                guard let x = a.baseAddress, let y = b.baseAddress else { return true }
+                return compareBytes(x, y, a.count) == 0
+            }
+        }
+    }
 }

@@ -165,10 +165,10 @@ extension TodoMerge {
     public static func threeWay(base: TodoDocument, ours: TodoDocument, theirs: TodoDocument,
                                 markerSize: Int = defaultMarkerSize) -> MergeResult {
         let oursBytes = ours.rendered(), theirsBytes = theirs.rendered(), baseBytes = base.rendered()
-        if oursBytes == theirsBytes || theirsBytes == baseBytes {
+        if sameBytes(oursBytes[...], theirsBytes[...]) || sameBytes(theirsBytes[...], baseBytes[...]) {
             return MergeResult(document: TodoDocument(bytes: oursBytes), conflicts: [], reports: [])
         }
-        if oursBytes == baseBytes {
+        if sameBytes(oursBytes[...], baseBytes[...]) {
             return MergeResult(document: TodoDocument(bytes: theirsBytes), conflicts: [], reports: [])
         }
         var merger = ThreeWayMerger(base: base, ours: ours, theirs: theirs, markerSize: max(1, markerSize))
