@@ -21,8 +21,9 @@ let package = Package(
         // Not products: measurement and fuzzing harnesses.
         .executableTarget(name: "TodoBench", dependencies: ["TodoTxt", "TodoFileSystem"]),
         .executableTarget(name: "TodoFuzz", dependencies: ["TodoTxt"]),
-        // What several test targets share: the seeded generator and the printed property seed.
-        .target(name: "TodoTestSupport", path: "Tests/TodoTestSupport"),
+        // What several test targets share: the seeded generator, the printed property seed, and the
+        // merge-field oracle written from sync.md.
+        .target(name: "TodoTestSupport", dependencies: ["TodoTxt"], path: "Tests/TodoTestSupport"),
         .testTarget(name: "TodoTxtTests", dependencies: ["TodoTxt", "TodoTestSupport"]),
         .testTarget(name: "TodoFileSystemTests", dependencies: ["TodoFileSystem", "TodoTestSupport"]),
         .testTarget(name: "TodoCLITests", dependencies: ["TodoCLI"]),

@@ -4,21 +4,10 @@
 /// creation and completion dates, projects, contexts, `due:`/`t:`/`rec:`/`pri:` tags and `uid:` on most
 /// lines, LF endings, 40–90 bytes of content each, a rare blank line. The same seed gives the same bytes.
 struct TodoFileGenerator {
-    /// SplitMix64: tiny, fast, and good enough to draw test data (not for uids or anything secret).
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     var random: SplitMix64
 
-    init(seed: UInt64) { random = SplitMix64(state: seed) }
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
     static let words: [[UInt8]] = [
         "call", "email", "review", "write", "fix", "plan", "buy", "book", "send", "check", "update", "read",
@@ -94,5 +83,19 @@ struct TodoFileGenerator {
             out.append(0x0A)
         }
         return out
+    }
+}
+
+/// SplitMix64: tiny, fast, and good enough to draw benchmark data (not for uids or anything secret).
+/// The one generator of TodoBench's sections.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -18,7 +18,7 @@ import TodoTxt
 ///   - lines: the size of BASE in lines (the target: 100k lines merge in under 1 s, release build).
 ///   - seed: the seed of the generated files; the same seed gives the same files.
 func runMergeBenchmark(lines: Int, seed: UInt64) -> String {
-    var random = MergeBenchRandom(seed: seed)
+    var random = SplitMix64(seed: seed)
     let base = MergeBenchFiles.base(lines: lines, &random)
     let ours = MergeBenchFiles.edit(base, side: "o", &random)
     let theirs = MergeBenchFiles.edit(base, side: "t", &random)
@@ -66,17 +66,8 @@ func runMergeBenchmark(lines: Int, seed: UInt64) -> String {
     return report
 }
 
-/// SplitMix64, local to this section so that the benchmark needs nothing from the rest of TodoBench.
-private struct MergeBenchRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// Draws for the merge section.
+private extension SplitMix64 {
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
     mutating func percent(_ chance: Int) -> Bool { below(100) < chance }
 }
@@ -94,13 +85,13 @@ private enum MergeBenchFiles {
     static let projects = ["+home", "+work", "+trip", "+garden", "+taxes"]
     static let contexts = ["@phone", "@laptop", "@town", "@office"]
 
-    static func date(_ random: inout MergeBenchRandom) -> TodoDate {
+    static func date(_ random: inout SplitMix64) -> TodoDate {
         TodoDate(year: 2026, month: 1 + random.below(12), day: 1 + random.below(28)) ?? TodoDate(year: 2026, month: 1, day: 1)!
     }
 
     static func uid(_ side: String, _ number: Int) -> String { "\(side)\(number)" }
 
-    static func task(uid: String, _ random: inout MergeBenchRandom) -> [UInt8] {
+    static func task(uid: String, _ random: inout SplitMix64) -> [UInt8] {
         var text = ""
         if random.percent(30) { text += "(\(["A", "B", "C", "D"][random.below(4)])) " }
         if random.percent(60) { text += "\(date(&random)) " }
@@ -112,7 +103,7 @@ private enum MergeBenchFiles {
         return Array(text.utf8)
     }
 
-    static func base(lines: Int, _ random: inout MergeBenchRandom) -> MergeBenchVersion {
+    static func base(lines: Int, _ random: inout SplitMix64) -> MergeBenchVersion {
         var document = TodoDocument()
         for number in 0..<lines {
             var line = task(uid: uid("b", number), &random)
@@ -125,11 +116,11 @@ private enum MergeBenchFiles {
 
     /// BASE with independent edits. Half the changed tasks come from a pool both sides draw from
     /// (seeded by the base alone), so both sides often touch the same tasks.
-    static func edit(_ base: MergeBenchVersion, side: String, _ random: inout MergeBenchRandom) -> MergeBenchVersion {
+    static func edit(_ base: MergeBenchVersion, side: String, _ random: inout SplitMix64) -> MergeBenchVersion {
         var document = TodoDocument(bytes: base.bytes)
         let count = document.lineCount
         guard count > 0 else { return base }
-        var shared = MergeBenchRandom(seed: UInt64(count) &* 0x51_7CC1_B727_220A)
+        var shared = SplitMix64(seed: UInt64(count) &* 0x51_7CC1_B727_220A)
         var edits = 0
         let changes = max(1, count / 50)
         for change in 0..<changes {

@@ -24,36 +24,28 @@ public func runTodoShBenchmark(todoBinary: String, sizes: [Int]) -> String {
 /// A seeded todo.txt generator: priorities on ~30% of open tasks, creation and completion dates,
 /// +projects, @contexts, due: and uid: tags, ~30% done, 40–90 byte lines, thousands of distinct words.
 public struct TodoShSampleGenerator {
-    private var state: UInt64
+    private var state: SplitMix64
     private let words: [[UInt8]]
 
     public init(seed: UInt64) {
-        state = seed
+        state = SplitMix64(seed: seed)
         var vocabulary: [[UInt8]] = []
         let consonants = Array("bcdfghjklmnprstvwz".utf8), vowels = Array("aeiou".utf8)
-        var wordState = seed ^ 0x9E37_79B9_7F4A_7C15
+        var wordState = SplitMix64(seed: seed ^ 0x9E37_79B9_7F4A_7C15)
         for _ in 0..<5000 {
             var word: [UInt8] = []
-            let syllables = 1 + Int(TodoShSampleGenerator.next(&wordState) % 3)
+            let syllables = 1 + Int(wordState.next() % 3)
             for _ in 0..<syllables {
-                word.append(consonants[Int(TodoShSampleGenerator.next(&wordState) % UInt64(consonants.count))])
-                word.append(vowels[Int(TodoShSampleGenerator.next(&wordState) % UInt64(vowels.count))])
+                word.append(consonants[Int(wordState.next() % UInt64(consonants.count))])
+                word.append(vowels[Int(wordState.next() % UInt64(vowels.count))])
             }
-            if TodoShSampleGenerator.next(&wordState) % 8 == 0 { word[0] -= 0x20 }
+            if wordState.next() % 8 == 0 { word[0] -= 0x20 }
             vocabulary.append(word)
         }
         words = vocabulary
     }
 
-    private static func next(_ state: inout UInt64) -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    private mutating func random(_ bound: Int) -> Int { Int(TodoShSampleGenerator.next(&state) % UInt64(bound)) }
+    private mutating func random(_ bound: Int) -> Int { Int(state.next() % UInt64(bound)) }
 
     private mutating func date(into line: inout [UInt8]) {
         let year = 2019 + random(7), month = 1 + random(12), day = 1 + random(28)

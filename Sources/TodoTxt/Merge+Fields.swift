@@ -210,42 +210,25 @@ extension TodoItem {
         return fields == target ? line : nil
     }
 
-    /// An open line marked done: `x [DATE] ` in front; a leading `(P) ` moves to ` pri:P` at the end, as
-    /// `completed(on:)` does (that function requires a date; a merge may need `x` without one).
-    func markedDone(on date: TodoDate?) -> [UInt8] {
-        let lead = leadingMarkLength
-        var out: [UInt8] = Array(content.prefix(lead)) + [0x78, 0x20]
-        if let date { out += date.bytes + [0x20] }
-        if let priority, priorityOffset == lead {
-            out.append(contentsOf: content.dropFirst(lead + 4))
-            out.append(contentsOf: Array(" pri:".utf8))
-            out.append(priority.letter)
-        } else {
-            out.append(contentsOf: content.dropFirst(lead))
-        }
-        return out
-    }
-
     /// A completed line with its completion date replaced, inserted after `x ` or removed.
     func settingCompletionDate(_ date: TodoDate?) -> [UInt8] {
-        var bytes = Array(content)
-        if let offset = completionDateOffset {
-            if let date { bytes.replaceSubrange(offset..<(offset + 10), with: date.bytes) }
-            else { bytes.removeSubrange(offset..<(offset + 11)) }
-        } else if let date {
-            bytes.insert(contentsOf: date.bytes + [0x20], at: leadingMarkLength + 2)
-        }
-        return bytes
+        settingDate(date, at: completionDateOffset, insertingAt: leadingMarkLength + 2)
     }
 
     /// The line with its creation date replaced, removed, or inserted at the end of the header.
     func settingCreationDate(_ date: TodoDate?) -> [UInt8] {
+        settingDate(date, at: creationDateOffset, insertingAt: bodyOffset)
+    }
+
+    /// The line with the date at `offset` (10 bytes and a space) replaced by `date` or removed; with
+    /// no date there, `date` and a space inserted at `insertion`.
+    private func settingDate(_ date: TodoDate?, at offset: Int?, insertingAt insertion: Int) -> [UInt8] {
         var bytes = Array(content)
-        if let offset = creationDateOffset {
+        if let offset {
             if let date { bytes.replaceSubrange(offset..<(offset + 10), with: date.bytes) }
             else { bytes.removeSubrange(offset..<(offset + 11)) }
         } else if let date {
-            bytes.insert(contentsOf: date.bytes + [0x20], at: bodyOffset)
+            bytes.insert(contentsOf: date.bytes + [0x20], at: insertion)
         }
         return bytes
     }

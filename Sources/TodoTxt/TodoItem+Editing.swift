@@ -38,8 +38,15 @@ extension TodoItem {
     /// Returns nil for a blank line or a task that is already completed.
     public func completed(on date: TodoDate) -> [UInt8]? {
         guard isTask, !isCompleted else { return nil }
+        return markedDone(on: date)
+    }
+
+    /// This line marked done, without `completed(on:)`'s checks: `x [DATE] ` in front; a leading
+    /// `(P) ` moves to ` pri:P` at the end. The date is optional because a merge may need `x` alone.
+    func markedDone(on date: TodoDate?) -> [UInt8] {
         let lead = leadingMarkLength
-        var out: [UInt8] = Array(content.prefix(lead)) + [0x78, 0x20] + date.bytes + [0x20]
+        var out: [UInt8] = Array(content.prefix(lead)) + [0x78, 0x20]
+        if let date { out += date.bytes + [0x20] }
         if let priority, priorityOffset == lead {
             out.append(contentsOf: content.dropFirst(lead + 4))
             out.append(contentsOf: Array(" pri:".utf8))

@@ -1,5 +1,6 @@
 import Foundation
 import TodoTxt
+import TodoTestSupport
 import XCTest
 
 /// Seeded property tests of the three-way merge: random base files, random independent edit scripts for
@@ -19,7 +20,7 @@ final class MergePropertyTests: XCTestCase {
         var conflicted = 0, fieldMerged = 0
         for round in 0..<rounds {
             let seed = firstSeed &+ UInt64(round)
-            var random = MergeTestRandom(seed: seed)
+            var random = SplitMix64(seed: seed)
             let base = PropertyFiles.base(&random)
             let ours = PropertyFiles.edit(base, side: "o", &random)
             let theirs = PropertyFiles.edit(base, side: "t", &random)
@@ -50,7 +51,7 @@ final class MergePropertyTests: XCTestCase {
     func testEmptyBaseIsAddAdd() {
         for round in 0..<max(1, rounds / 10) {
             let seed = firstSeed &+ 1_000_000 &+ UInt64(round)
-            var random = MergeTestRandom(seed: seed)
+            var random = SplitMix64(seed: seed)
             let shared = PropertyFiles.base(&random)
             let ours = PropertyFiles.edit(shared, side: "o", &random)
             let theirs = PropertyFiles.edit(shared, side: "t", &random)
@@ -163,18 +164,18 @@ final class MergePropertyTests: XCTestCase {
                 if mine == other || other == original { expect(mine, "X A A / X A X") }
                 else if mine == original { expect(other, "X X B") }
                 else {
-                    switch OracleFields.merge(base: original, ours: mine, theirs: other) {
-                    case .conflict:
+                    switch SyncFields.merge(base: original, ours: mine, theirs: other) {
+                    case nil:
                         expectedConflicts += 1
                         if let block = inConflict {
                             if block.ours != mine || block.theirs != other { failures.append("\(uid): conflict block holds other versions") }
                         } else {
                             failures.append("\(uid): expected a conflict, got \(got.map { String(decoding: $0, as: UTF8.self) } ?? "absent")")
                         }
-                    case .merged(let fields):
+                    case let fields?:
                         fieldMerged += 1
                         if inConflict != nil { failures.append("\(uid): mergeable fields but conflict") }
-                        else if let got, OracleFields(got) != fields {
+                        else if let got, SyncFields(got) != fields {
                             failures.append("\(uid): merged fields wrong: \(String(decoding: got, as: UTF8.self))")
                         } else if got == nil { failures.append("\(uid): merged task missing") }
                     }
@@ -231,75 +232,6 @@ final class MergePropertyTests: XCTestCase {
     }
 }
 
-/// The merge fields read with the public API only (independent of the library's `MergeFields`).
-private struct OracleFields: Equatable {
-    var done: Bool
-    var completionDate: TodoDate?
-    var creationDate: TodoDate?
-    var priority: Priority?
-    var tags: [String: [String]]
-    var projects: Set<String>
-    var contexts: Set<String>
-    var words: [String]
-
-    init(_ line: [UInt8]) {
-        let item = TodoItem(line)
-        done = item.isCompleted
-        completionDate = item.completionDate
-        creationDate = item.creationDate
-        var tags = item.tags
-        priority = item.priority
-        if done && priority == nil, let index = tags.firstIndex(where: { $0.key == "pri" }), let value = Priority(tags[index].value) {
-            priority = value
-            tags.remove(at: index)
-        }
-        self.tags = Dictionary(grouping: tags, by: \.key).mapValues { $0.map(\.value) }
-        projects = Set(item.projects)
-        contexts = Set(item.contexts)
-        let tagStarts = Set(item.tags.map(\.range.lowerBound))
-        var words: [String] = []
-        var offset = item.bodyOffset
-        for word in item.body.split(separator: " ", omittingEmptySubsequences: false) {
-            defer { offset += word.utf8.count + 1 }
-            if word.isEmpty || tagStarts.contains(offset) { continue }
-            if (word.hasPrefix("+") || word.hasPrefix("@")) && word.count > 1 { continue }
-            words.append(String(word))
-        }
-        self.words = words
-    }
-
-    enum Outcome { case merged(OracleFields), conflict }
-
-    static func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8]) -> Outcome {
-        let b = OracleFields(base), o = OracleFields(ours), t = OracleFields(theirs)
-        var result = o
-        var conflict = false
-        func pick<V: Equatable>(_ path: WritableKeyPath<OracleFields, V>) {
-            let vb = b[keyPath: path], vo = o[keyPath: path], vt = t[keyPath: path]
-            if vo == vt || vt == vb { result[keyPath: path] = vo } else if vo == vb { result[keyPath: path] = vt } else { conflict = true }
-        }
-        // Completion state and date together are one field.
-        if (o.done, o.completionDate) != (t.done, t.completionDate) {
-            if (t.done, t.completionDate) == (b.done, b.completionDate) { } else if (o.done, o.completionDate) == (b.done, b.completionDate) {
-                result.done = t.done; result.completionDate = t.completionDate
-            } else { conflict = true }
-        }
-        pick(\.creationDate)
-        pick(\.priority)
-        pick(\.words)
-        var tags: [String: [String]] = [:]
-        for key in Set(b.tags.keys).union(o.tags.keys).union(t.tags.keys) {
-            let vb = b.tags[key] ?? [], vo = o.tags[key] ?? [], vt = t.tags[key] ?? []
-            let value: [String]
-            if vo == vt || vt == vb { value = vo } else if vo == vb { value = vt } else { conflict = true; continue }
-            if !value.isEmpty { tags[key] = value }
-        }
-        result.tags = tags
-        result.projects = o.projects.intersection(t.projects).union(o.projects.subtracting(b.projects)).union(t.projects.subtracting(b.projects))
-        result.contexts = o.contexts.intersection(t.contexts).union(o.contexts.subtracting(b.contexts)).union(t.contexts.subtracting(b.contexts))
-        return conflict ? .conflict : .merged(result)
-    }
-}
 
 /// Random files and edit scripts built with the library's own editing functions.
 private enum PropertyFiles {
@@ -308,13 +240,13 @@ private enum PropertyFiles {
     static let contexts = ["@phone", "@laptop", "@town"]
     static let plainLines = ["buy milk", "call mom", "", "# notes", "water plants"]
 
-    static func pick<T>(_ items: [T], _ random: inout MergeTestRandom) -> T { items[Int(random.next() % UInt64(items.count))] }
-    static func chance(_ percent: UInt64, _ random: inout MergeTestRandom) -> Bool { random.next() % 100 < percent }
-    static func date(_ random: inout MergeTestRandom) -> TodoDate {
+    static func pick<T>(_ items: [T], _ random: inout SplitMix64) -> T { items[Int(random.next() % UInt64(items.count))] }
+    static func chance(_ percent: UInt64, _ random: inout SplitMix64) -> Bool { random.next() % 100 < percent }
+    static func date(_ random: inout SplitMix64) -> TodoDate {
         TodoDate(year: 2026, month: 11, day: 1 + Int(random.next() % 28))!
     }
 
-    static func task(uid: String, _ random: inout MergeTestRandom) -> [UInt8] {
+    static func task(uid: String, _ random: inout SplitMix64) -> [UInt8] {
         var text = ""
         if chance(30, &random) { text += "(\(pick(["A", "B", "C"], &random))) " }
         if chance(30, &random) { text += "\(date(&random)) " }
@@ -328,7 +260,7 @@ private enum PropertyFiles {
         return bytes
     }
 
-    static func base(_ random: inout MergeTestRandom) -> TodoDocument {
+    static func base(_ random: inout SplitMix64) -> TodoDocument {
         var document = TodoDocument()
         let count = Int(random.next() % 10)
         for number in 0..<count { document.appendLine(task(uid: "b\(number)", &random)) }
@@ -343,7 +275,7 @@ private enum PropertyFiles {
         (0..<document.lineCount).filter { document.item(at: $0).uid != nil }
     }
 
-    static func edit(_ original: TodoDocument, side: String, _ random: inout MergeTestRandom) -> TodoDocument {
+    static func edit(_ original: TodoDocument, side: String, _ random: inout SplitMix64) -> TodoDocument {
         var document = original
         var added = 0
         for _ in 0..<Int(random.next() % 5) {

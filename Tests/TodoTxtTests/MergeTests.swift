@@ -101,7 +101,7 @@ final class MergeThreeWayTests: XCTestCase {
     }
 
     func testBinaryGarbageSidesKeepEveryLine() {
-        var generator = MergeTestRandom(seed: 42)
+        var generator = SplitMix64(seed: 42)
         for _ in 0..<200 {
             let ours = randomBytes(&generator), theirs = randomBytes(&generator)
             let result = TodoMerge.threeWay(base: TodoDocument(), ours: TodoDocument(bytes: ours), theirs: TodoDocument(bytes: theirs))
@@ -116,7 +116,7 @@ final class MergeThreeWayTests: XCTestCase {
         }
     }
 
-    private func randomBytes(_ generator: inout MergeTestRandom) -> [UInt8] {
+    private func randomBytes(_ generator: inout SplitMix64) -> [UInt8] {
         let alphabet: [UInt8] = [0x00, 0x0A, 0x0D, 0x20, 0x78, 0x28, 0x41, 0x29, 0x75, 0x69, 0x64, 0x3A, 0x61, 0xFF, 0xC3, 0xEF, 0xBB, 0xBF, 0x2B, 0x40]
         let count = Int(generator.next() % 120)
         var bytes: [UInt8] = []
@@ -193,15 +193,3 @@ final class MergeTwoWayTests: XCTestCase {
     }
 }
 
-/// SplitMix64 for the tests in this file.
-struct MergeTestRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
