@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import TodoFileSystem
 import TodoTxt
 
 extension BenchSection {
@@ -37,13 +38,9 @@ extension BenchSection {
         return copy.count
     }
 
-    /// Byte equality with libc `memcmp` (`==` on `[UInt8]` compares element by element, which would
+    /// Byte equality with one `memcmp` (`==` on `[UInt8]` compares element by element, which would
     /// cost the harness more than the library work it checks).
-    static func sameBytes(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        lhs.count == rhs.count && lhs.withUnsafeBytes { a in
-            rhs.withUnsafeBytes { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
-        }
-    }
+    static func sameBytes(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool { ProcessSpawning.sameBytes(lhs, rhs) }
 
     /// read(2) of the whole file into a fresh array (information only: page faults dominate).
     static let readFile = BenchSection(name: "read(2) file", target: nil) { input in
