@@ -67,24 +67,6 @@ public enum ReplacementContent: Sendable, Hashable {
     /// Every range must lie within the old content (checked; a range outside is a programming error).
     case pieces([Range<Int>])
 
-    /// The length of the new content.
-    var count: Int {
-        switch self {
-        case .bytes(let bytes): bytes.count
-        case .pieces(let pieces): pieces.reduce(0) { $0 + $1.count }
-        }
-    }
-
-    /// The last byte of the new content, `nil` when it is empty.
-    func lastByte(old: [UInt8]) -> UInt8? {
-        switch self {
-        case .bytes(let bytes): return bytes.last
-        case .pieces(let pieces):
-            guard let last = pieces.last(where: { !$0.isEmpty }) else { return nil }
-            return old[last.upperBound - 1]
-        }
-    }
-
     /// Whether the new content equals `old` byte for byte. Pieces that tile `old` in order are equal
     /// without a look at the bytes; otherwise the comparison stops at the first difference, so a real
     /// change costs next to nothing to detect.
