@@ -69,8 +69,7 @@ enum FileAccess {
 
     /// Runs `body` holding the writers' lock of `path`, waiting at most `timeout` for it. Several
     /// steps that must not interleave with another todo process (archive: append to done, then
-    /// replace todo) run inside one `withLock`. With the lock taken, temporary files that writers
-    /// killed mid-write left beside the file are removed first (`removeAbandonedTemporaryFiles`).
+    /// replace todo) run inside one `withLock`.
     static func withLock<T>(_ path: String, timeout: Duration = .seconds(5),
                             _ body: () throws(CLIError) -> T) throws(CLIError) -> T {
         let lock: FileLock
@@ -79,8 +78,6 @@ enum FileAccess {
         } catch {
             throw .failure(error.description)
         }
-        // Holding the lock, any temporary file of ours beside the file is a dead writer's.
-        FileSystem().removeAbandonedTemporaryFiles(beside: path, now: Int64(ProcessContext.now()))
         let result: Result<T, CLIError>
         do {
             result = .success(try body())
@@ -115,8 +112,12 @@ enum FileAccess {
                                 _ content: ([UInt8]) throws(CLIError) -> ReplacementContent?) -> Result<Bool, CLIError> {
         do {
             let outcome = try fileSystem.replace(path, options: options, content: content)
-            if case .written = outcome { return .success(true) }
-            return .success(false)
+            guard case .written = outcome else { return .success(false) }
+            // Every caller holds the lock, so any temporary file of ours still beside the file is a
+            // dead writer's. Only after a write: a no-op run (cron's `todo sort` of a sorted file)
+            // then costs no directory listing.
+            fileSystem.removeAbandonedTemporaryFiles(beside: path, now: Int64(ProcessContext.now()))
+            return .success(true)
         } catch {
             switch error {
             case .fileSystem(let failure): return .failure(.failure(failure.description))

@@ -151,14 +151,25 @@ extension ProcessSpawning {
 
     /// The names in directory `path` (without `.` and `..`), unsorted; nil if it cannot be read.
     public static func directoryEntries(_ path: String) -> [String]? {
+        directoryEntries(path, withPrefix: "")
+    }
+
+    /// The names in directory `path` that start with `prefix` (without `.` and `..`), unsorted; nil
+    /// if it cannot be read. Other names are skipped by comparing bytes, without building a String
+    /// for each (a home directory may hold thousands).
+    public static func directoryEntries(_ path: String, withPrefix prefix: String) -> [String]? {
         guard let directory = opendir(path) else { return nil }
         defer { closedir(directory) }
+        let wanted = Array(prefix.utf8)
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            let name: String? = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) { bytes in
+                    for (index, byte) in wanted.enumerated() where bytes[index] != byte { return nil }
+                    return String(cString: bytes)
+                }
             }
-            if name != "." && name != ".." { names.append(name) }
+            if let name, name != ".", name != ".." { names.append(name) }
         }
         return names
     }
