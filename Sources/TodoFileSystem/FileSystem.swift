@@ -135,13 +135,21 @@ public struct FileSystem: Sendable {
         }
         if let failure { throw failure }
         // Only a file that grew after `fstat` gets here.
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while !reachedEnd {
-            let result = chunk.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try system.read(fd, into: raw) } }
-            let n = try result.get()
-            if n == 0 { reachedEnd = true } else { bytes.append(contentsOf: chunk[..<n]) }
-        }
+        if !reachedEnd { try readRest(fd, into: &bytes) }
         return bytes
+    }
+
+    /// Appends what the file holds past `bytes.count` (which is also the descriptor's offset so
+    /// far), 64 KiB at a time, until `pread` returns 0: the part of a file that grew while it was read.
+    func readRest(_ fd: FileDescriptor, into bytes: inout [UInt8]) throws(Errno) {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let offset = Int64(bytes.count)
+            let result = chunk.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try system.pread(fd, into: raw, at: offset) } }
+            let n = try result.get()
+            if n == 0 { return }
+            bytes.append(contentsOf: chunk[..<n])
+        }
     }
 
     /// `readToEnd` for a large file just opened: the two halves of its `size` bytes are read at
@@ -176,14 +184,8 @@ public struct FileSystem: Sendable {
         }
         if let failure { throw failure }
         // The rest, if the file grew (or a short half's remainder).
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let offset = Int64(bytes.count)
-            let result = chunk.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try system.pread(fd, into: raw, at: offset) } }
-            let n = try result.get()
-            if n == 0 { return bytes }
-            bytes.append(contentsOf: chunk[..<n])
-        }
+        try readRest(fd, into: &bytes)
+        return bytes
     }
 
     // MARK: - directories
