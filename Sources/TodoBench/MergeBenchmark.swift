@@ -130,7 +130,7 @@ private enum MergeBenchFiles {
                 if document.item(at: index).isCompleted { _ = document.uncomplete(at: index) }
                 else { _ = document.complete(at: index, on: date(&random)) }
             case 1: _ = document.setPriority(Priority(["A", "B", "C"][random.below(3)]), at: index)
-            case 2: _ = document.appendText(Array(words[random.below(words.count)].utf8), at: index)
+            case 2: _ = try? document.appendText(Array(words[random.below(words.count)].utf8), at: index)
             default: _ = document.setTag("due", to: "\(date(&random))", at: index)
             }
             edits += 1

@@ -126,6 +126,37 @@ enum FileAccess {
         }
     }
 
+    /// Appends the lines `makeLines` returns for the file's current bytes (read under the writers'
+    /// lock, a missing file counting as empty and then created) and fsyncs them before returning:
+    /// an append, never a rewrite, so a concurrent appender or editor loses nothing.
+    ///
+    /// Each line ends with the file's dominant terminator (CRLF when every line has one); a last
+    /// line without a terminator first gets one. A line ending in CR gets CR LF, so the CR stays its
+    /// content. Returns the 1-based number of the first appended line.
+    static func appendLines(_ path: String, lockTimeout: Duration,
+                            _ makeLines: ([UInt8]) throws(CLIError) -> [[UInt8]]) throws(CLIError) -> Int {
+        try withLock(path, timeout: lockTimeout) { () throws(CLIError) -> Int in
+            let existing = try readIfExists(path) ?? []
+            let lines = try makeLines(existing)
+            let facts = TodoShContext.lineFacts(existing)
+            let dominant: [UInt8] = facts.allCRLF ? [0x0D, 0x0A] : [0x0A]
+            var bytes: [UInt8] = []
+            if facts.lastLineUnterminated { bytes += existing.last == 0x0D ? [0x0D, 0x0A] : dominant }
+            for line in lines {
+                let cleaned = line.map { $0 == 0x0A ? 0x20 : $0 }
+                bytes += cleaned
+                bytes += cleaned.last == 0x0D ? [0x0D, 0x0A] : dominant
+            }
+            guard !lines.isEmpty else { return facts.lines + 1 }
+            do throws(FileSystemError) {
+                _ = try FileSystem().appendDurably(path, bytes, options: AppendOptions(startOnNewLine: false, createIfMissing: true))
+            } catch {
+                throw .failure(error.description)
+            }
+            return facts.lines + 1
+        }
+    }
+
     /// Appends lines to a file (created if missing) and fsyncs it before returning. The lines end
     /// with the file's dominant terminator; a last line without one first gets one.
     static func appendLinesDurably(_ path: String, _ lines: [[UInt8]]) throws(CLIError) {

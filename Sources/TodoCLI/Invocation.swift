@@ -17,8 +17,23 @@ struct Invocation {
     var quiet = false
     /// `-a`/`--all`: listings also show `h:1` and future-threshold tasks.
     var showAll = false
-    /// `-T`: `add` writes no creation date.
-    var noDateOnAdd = false
+    /// `-t`/`-T`: `add` writes a creation date, or not (nil: the configured default).
+    var dateOnAddOption: Bool?
+    /// `-N`/`-n`: `del` leaves a blank line (line numbers kept) or removes the line.
+    var preserveLineNumbersOption: Bool?
+    /// `-A`: `do` archives afterwards (todo.sh's auto-archive).
+    var autoArchiveOption: Bool?
+    /// `-v` given this many times: listings print todo.sh's debug lines from two on.
+    var verboseCount = 0
+    /// `-x`: no `TODOTXT_FINAL_FILTER`.
+    var disableFilter = false
+    /// `-@`, `-+`, `-P`: hide contexts, projects, priority labels in listings (todo.sh's toggles:
+    /// each use flips).
+    var hideContexts = false
+    var hideProjects = false
+    var hidePriorities = false
+    /// `-d CONFIG`: the todo.sh config file to read (as `TODOTXT_CFG_FILE`).
+    var configFile: String?
     /// `--force`: no confirmation prompts (`del`, `move`).
     var force = false
     /// The variables a todo.sh config file left behind, when one was needed to find the files

@@ -18,14 +18,8 @@ struct TaskTarget {
     /// The line's content when chosen.
     let content: [UInt8]
 
-    /// Resolves `address` in `document`, reporting duplicate uids through `warn`.
-    init(_ address: String, in document: TodoDocument, path: String) throws(CLIError) {
-        let reference: TaskReference
-        do {
-            reference = try document.resolve(address)
-        } catch {
-            throw .failure("\(path): \(error)")
-        }
+    /// The task `reference` found for `address` in `document`.
+    init(address: String, reference: TaskReference, in document: TodoDocument) {
         self.address = address
         uid = reference.uid
         index = reference.index

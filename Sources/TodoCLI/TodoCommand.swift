@@ -27,41 +27,20 @@ public enum TodoCommand {
 
     static func dispatch(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
         var index = 0
-        while index < arguments.count, arguments[index].hasPrefix("-") {
+        while index < arguments.count, arguments[index].hasPrefix("-"), arguments[index] != "-" {
             let argument = arguments[index]
             index += 1
-            switch argument {
-            case "-h", "--help":
-                return try HelpAction.spec.run(&invocation, [])
-            case "-V", "--version":
-                return try VersionAction.spec.run(&invocation, [])
-            case "-q", "--quiet":
-                invocation.quiet = true
-            case "-a", "--all":
-                invocation.showAll = true
-            case "-T", "--no-date":
-                invocation.noDateOnAdd = true
-            case "--force":
-                invocation.force = true
-            case "-f", "--file":
-                guard index < arguments.count else { throw .usage("option \(argument) needs a file") }
-                invocation.fileOption = arguments[index]
-                index += 1
-            default:
-                if argument.hasPrefix("--file=") {
-                    invocation.fileOption = String(argument.dropFirst("--file=".count))
-                } else if argument.hasPrefix("--color=") || argument.hasPrefix("--colour=") {
-                    let value = String(argument.split(separator: "=", maxSplits: 1).last ?? "")
-                    guard let mode = Invocation.ColorMode(rawValue: value) else {
-                        throw .usage("--color takes always, never or auto, not '\(value)'")
-                    }
-                    invocation.colorMode = mode
-                } else {
-                    throw .usage("unknown option \(argument); see '\(invocation.programName) --help'")
-                }
+            if argument == "--" { break }
+            if argument.hasPrefix("--") {
+                if let status = try parseLongOption(argument, arguments, &index, &invocation) { return status }
+            } else if let status = try parseShortOptions(argument, arguments, &index, &invocation) {
+                return status
             }
         }
-        if invocation.needsConfigForFiles {
+        if let configFile = invocation.configFile, !FileAccess.exists(configFile) {
+            throw .failure("\(configFile): no such config file (given with -d)")
+        }
+        if invocation.needsConfigForFiles || invocation.configFile != nil {
             invocation.configVariables = TodoNameActions.configVariables(invocation)
         }
         // No action: list the tasks (or run the configured TODOTXT_DEFAULT_ACTION).
@@ -76,5 +55,82 @@ public enum TodoCommand {
             throw .usage("unknown action '\(name)'; see '\(invocation.programName) --help'")
         }
         return try action.run(&invocation, Array(arguments[(index + 1)...]))
+    }
+
+    /// `--name` and `--name=value`. Returns an exit status when the option is itself the command
+    /// (`--help`, `--version`).
+    static func parseLongOption(_ argument: String, _ arguments: [String], _ index: inout Int,
+                                _ invocation: inout Invocation) throws(CLIError) -> Int32? {
+        switch argument {
+        case "--help": return try HelpAction.spec.run(&invocation, [])
+        case "--version": return try VersionAction.spec.run(&invocation, [])
+        case "--quiet": invocation.quiet = true
+        case "--all": invocation.showAll = true
+        case "--no-date": invocation.dateOnAddOption = false
+        case "--force": invocation.force = true
+        case "--file":
+            guard index < arguments.count else { throw .usage("option --file needs a file") }
+            invocation.fileOption = arguments[index]
+            index += 1
+        default:
+            if argument.hasPrefix("--file=") {
+                invocation.fileOption = String(argument.dropFirst("--file=".count))
+            } else if argument.hasPrefix("--color=") || argument.hasPrefix("--colour=") {
+                let value = String(argument.split(separator: "=", maxSplits: 1).last ?? "")
+                guard let mode = Invocation.ColorMode(rawValue: value) else {
+                    throw .usage("--color takes always, never or auto, not '\(value)'")
+                }
+                invocation.colorMode = mode
+            } else {
+                throw .usage("unknown option \(argument); see '\(invocation.programName) --help'")
+            }
+        }
+        return nil
+    }
+
+    /// A bundle of one-letter options, getopts style (`-qa`, `-fFILE`, `-d CONFIG`): todo.sh's
+    /// options with todo.sh's meaning, except `-f FILE` (the file; todo.sh's force is `--force`),
+    /// `-a` (list all; todo.sh's "no auto-archive" is already the default here) and `-q` (quiet).
+    static func parseShortOptions(_ argument: String, _ arguments: [String], _ index: inout Int,
+                                  _ invocation: inout Invocation) throws(CLIError) -> Int32? {
+        let letters = Array(argument.dropFirst())
+        var position = 0
+        while position < letters.count {
+            let letter = letters[position]
+            position += 1
+            switch letter {
+            case "h": return try HelpAction.spec.run(&invocation, [])
+            case "V": return try VersionAction.spec.run(&invocation, [])
+            case "q": invocation.quiet = true
+            case "a": invocation.showAll = true
+            case "t": invocation.dateOnAddOption = true
+            case "T": invocation.dateOnAddOption = false
+            case "p": invocation.colorMode = .never
+            case "c": invocation.colorMode = .always
+            case "n": invocation.preserveLineNumbersOption = false
+            case "N": invocation.preserveLineNumbersOption = true
+            case "A": invocation.autoArchiveOption = true
+            case "v": invocation.verboseCount += 1
+            case "x": invocation.disableFilter = true
+            case "@": invocation.hideContexts.toggle()
+            case "+": invocation.hideProjects.toggle()
+            case "P": invocation.hidePriorities.toggle()
+            case "f", "d":
+                let value: String
+                if position < letters.count {
+                    value = String(letters[position...])
+                    position = letters.count
+                } else if index < arguments.count {
+                    value = arguments[index]
+                    index += 1
+                } else {
+                    throw .usage("option -\(letter) needs \(letter == "f" ? "a file" : "a config file")")
+                }
+                if letter == "f" { invocation.fileOption = value } else { invocation.configFile = value }
+            default:
+                throw .usage("unknown option -\(letter); see '\(invocation.programName) --help'")
+            }
+        }
+        return nil
     }
 }

@@ -145,9 +145,18 @@ func checkEdits(_ document: TodoDocument, at index: Int, seed: UInt8) {
     checkEdit("clearPriority", document, at: index) { $0.setPriority(nil, at: index) }
     checkEdit("setTag", document, at: index) { $0.setTag(key, to: value, at: index) }
     checkEdit("removeTag", document, at: index) { $0.removeTag(key, at: index) }
-    checkEdit("append", document, at: index) { $0.appendText(text, at: index, joinDirectlyBefore: Array(",.:;".utf8)) }
-    checkEdit("prepend", document, at: index) { $0.prependText(text, at: index) }
-    checkEdit("replace", document, at: index) { $0.replaceText(text, at: index) }
+    // The user's edits: refused (nothing changed) or made with the task's identity kept.
+    let identity = document.item(at: index).uid
+    checkEdit("append", document, at: index) { (try? $0.appendText(text, at: index, joinDirectlyBefore: Array(",.:;".utf8))) ?? false }
+    checkEdit("prepend", document, at: index) { (try? $0.prependText(text, at: index)) ?? false }
+    checkEdit("replace", document, at: index) { (try? $0.replaceText(text, at: index)) ?? false }
+    for (name, edit) in [("append", { (line: TodoItem) in try? line.appendingDescription(text) }),
+                         ("prepend", { (line: TodoItem) in try? line.prependingDescription(text) }),
+                         ("replace", { (line: TodoItem) in try? line.replacingDescription(with: text) })] {
+        if let identity, let result = edit(document.item(at: index)) {
+            check(TodoItem(result).uid == identity, "\(name) changed the task's identity")
+        }
+    }
 
     // Complete then uncomplete restores a task that had no `pri:` tag of its own.
     let item = document.item(at: index)

@@ -159,18 +159,6 @@ extension TodoItem {
         return bytes
     }
 
-    /// Replaces the body, keeping the header; a priority or creation date at the start of `text`
-    /// replaces the old one.
-    public func replacingBody(with text: [UInt8]) -> [UInt8] {
-        let replacement = TodoItem(text[...])
-        if isCompleted || replacement.isCompleted { return Array(TodoItem.cleanTaskText(text)) }
-        var out: [UInt8] = []
-        if let priority = replacement.priority ?? priority { out += priority.headerBytes + [0x20] }
-        if let created = replacement.creationDate ?? creationDate { out += created.bytes + [0x20] }
-        out.append(contentsOf: replacement.bodyBytes)
-        return out
-    }
-
     /// CR and LF in user input become spaces (a task is one line).
     static func cleanTaskText(_ text: [UInt8]) -> [UInt8] {
         text.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }
@@ -237,22 +225,23 @@ extension TodoDocument {
         applyIfChanged(item(at: index).removingTag(key), at: index)
     }
 
-    /// Appends text to the task at `index`.
+    /// Appends text to the description of the task at `index` (`TodoItem.appendingDescription`).
     @discardableResult
-    public mutating func appendText(_ text: [UInt8], at index: Int, joinDirectlyBefore delimiters: [UInt8] = []) -> Bool {
-        applyIfChanged(item(at: index).appending(TodoItem.cleanTaskText(text), joinDirectlyBefore: delimiters), at: index)
+    public mutating func appendText(_ text: [UInt8], at index: Int,
+                                    joinDirectlyBefore delimiters: [UInt8] = []) throws(TaskEditError) -> Bool {
+        applyIfChanged(try item(at: index).appendingDescription(text, joinDirectlyBefore: delimiters), at: index)
     }
 
-    /// Prepends text to the body of the task at `index`.
+    /// Prepends text to the description of the task at `index` (`TodoItem.prependingDescription`).
     @discardableResult
-    public mutating func prependText(_ text: [UInt8], at index: Int) -> Bool {
-        applyIfChanged(item(at: index).prepending(TodoItem.cleanTaskText(text)), at: index)
+    public mutating func prependText(_ text: [UInt8], at index: Int) throws(TaskEditError) -> Bool {
+        applyIfChanged(try item(at: index).prependingDescription(text), at: index)
     }
 
-    /// Replaces the body of the task at `index`.
+    /// Replaces the description of the task at `index` (`TodoItem.replacingDescription`).
     @discardableResult
-    public mutating func replaceText(_ text: [UInt8], at index: Int) -> Bool {
-        applyIfChanged(item(at: index).replacingBody(with: TodoItem.cleanTaskText(text)), at: index)
+    public mutating func replaceText(_ text: [UInt8], at index: Int) throws(TaskEditError) -> Bool {
+        applyIfChanged(try item(at: index).replacingDescription(with: text), at: index)
     }
 
     /// Adds a task at the end (see `TodoItem.newTaskLine`). Returns its index.

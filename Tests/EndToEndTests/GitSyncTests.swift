@@ -219,7 +219,7 @@ enum SyncEdits {
             case 0..<22: document.removeLine(at: target)
             case 22..<36: document.complete(at: target, on: date(&random))
             case 36..<44: document.uncomplete(at: target)
-            case 44..<58: document.prependText(Array(pick(words, &random).utf8), at: target)
+            case 44..<58: _ = try? document.prependText(Array(pick(words, &random).utf8), at: target)
             case 58..<72: document.setPriority(chance(20, &random) ? nil : Priority(pick(["A", "B", "C", "D"], &random)), at: target)
             case 72..<88: document.setTag("due", to: "\(date(&random))", at: target)
             default: document.removeLine(at: target)

@@ -25,7 +25,7 @@ final class TodoNameTests: XCTestCase {
         XCTAssertTrue(Files.text(home + "/todo.txt").hasPrefix("plain task uid:"))
         let empty = Spawn.todo(["add", ""], environment: environment)
         XCTAssertEqual(empty.status, 2)
-        XCTAssertTrue(empty.err.hasPrefix("todo: usage: todo add"), empty.err)
+        XCTAssertTrue(empty.err.hasPrefix("todo: the task text is empty; usage: todo add"), empty.err)
         XCTAssertEqual(Files.text(home + "/todo.txt").filter { $0 == "\n" }.count, 1, "no empty task added")
     }
 
@@ -46,7 +46,7 @@ final class TodoNameTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: home + "/done.txt"), "no auto-archive")
         let again = Spawn.todo(["do", "1"], environment: environment)
         XCTAssertEqual(again.status, 1)
-        XCTAssertEqual(again.err, "todo: 1 is already marked done\n")
+        XCTAssertEqual(again.err, "todo: \(path): 1 is already marked done\n")
         let undo = Spawn.todo(["undo", "uid:aaaaaa"], environment: environment)
         XCTAssertEqual(undo.status, 0, undo.err)
         XCTAssertEqual(Files.text(path), "(B) 2025-11-01 write report uid:aaaaaa\nsecond uid:bbbbbb\n")

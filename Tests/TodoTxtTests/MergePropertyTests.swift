@@ -289,11 +289,11 @@ private enum PropertyFiles {
                 else { document.insertLine(line, at: Int(random.next() % UInt64(document.lineCount + 1))) }
             case 1: if let target { document.complete(at: target, on: date(&random)) }
             case 2: if let target { document.uncomplete(at: target) }
-            case 3: if let target { document.appendText(Array(pick(words, &random).utf8), at: target) }
+            case 3: if let target { _ = try? document.appendText(Array(pick(words, &random).utf8), at: target) }
             case 4: if let target { document.setPriority(chance(20, &random) ? nil : Priority(pick(["A", "B", "C", "D"], &random)), at: target) }
             case 5: if let target { document.setTag("due", to: "\(date(&random))", at: target) }
             case 6: if let target { document.setTag("t", to: "\(date(&random))", at: target) }
-            case 7: if let target { document.appendText(Array(pick(projects + contexts, &random).utf8), at: target) }
+            case 7: if let target { _ = try? document.appendText(Array(pick(projects + contexts, &random).utf8), at: target) }
             case 8: if let target { document.removeLine(at: target) }
             case 9:
                 var order = Array(0..<document.lineCount)

@@ -53,7 +53,7 @@ import TodoTestSupport
             _ = item.uncompleted()
             _ = item.settingPriority(Priority("B")); _ = item.settingPriority(nil)
             _ = item.settingTag("due", to: "2026-01-01"); _ = item.removingTag("due")
-            _ = item.prepending(b("p")); _ = item.appending(b("q")); _ = item.replacingBody(with: b("r"))
+            _ = item.prepending(b("p")); _ = item.appending(b("q")); _ = try? item.replacingDescription(with: b("r"))
         }
         _ = document.diagnostics()
         _ = document.exportJSONLines()

@@ -132,22 +132,22 @@ import TodoTestSupport
         #expect(parseLine("a").appending(b(", b"), joinDirectlyBefore: b(",.:;")) == b("a, b"))
         #expect(parseLine("(A) 2026-01-01 task").prepending(b("new")) == b("(A) 2026-01-01 new task"))
         #expect(parseLine("x 2026-01-02 task").prepending(b("new")) == b("x 2026-01-02 new task"))
-        let result = edited(Self.file, line: 0) { $0.appendText(b("more\r\nlines"), at: 0) }
+        let result = edited(Self.file, line: 0) { (try? $0.appendText(b("more\r\nlines"), at: 0)) ?? false }
         #expect(result.line == "(B) first +p more  lines")
     }
 
     @Test func documentEditsTouchOnlyTheirLine() {
         #expect(edited(Self.file, line: 1) { $0.removeTag("due", at: 1) }.line == "(A) 2026-01-01 call mom")
-        #expect(edited(Self.file, line: 1) { $0.prependText(b("please"), at: 1) }.line
+        #expect(edited(Self.file, line: 1) { (try? $0.prependText(b("please"), at: 1)) ?? false }.line
                 == "(A) 2026-01-01 please call mom due:2026-03-05")
-        #expect(edited(Self.file, line: 1) { $0.replaceText(b("ring dad"), at: 1) }.line == "(A) 2026-01-01 ring dad")
+        #expect(edited(Self.file, line: 1) { (try? $0.replaceText(b("ring dad"), at: 1)) ?? false }.line == "(A) 2026-01-01 ring dad")
         #expect(edited(Self.file, line: 4) { $0.setTag("uid", to: "abcdef", at: 4) }.file.suffix(15) == b("last uid:abcdef")[...])
         #expect(!edited(Self.file, line: 0) { $0.removeTag("due", at: 0) }.changed)
     }
 
-    @Test func replaceBodyKeepsHeader() {
-        #expect(parseLine("(A) 2026-01-01 old").replacingBody(with: b("new")) == b("(A) 2026-01-01 new"))
-        #expect(parseLine("(A) 2026-01-01 old").replacingBody(with: b("(B) new")) == b("(B) 2026-01-01 new"))
+    @Test func replaceBodyKeepsHeader() throws {
+        #expect(try parseLine("(A) 2026-01-01 old").replacingDescription(with: b("new")) == b("(A) 2026-01-01 new"))
+        #expect(try parseLine("(A) 2026-01-01 old").replacingDescription(with: b("(B) new")) == b("(B) 2026-01-01 new"))
     }
 
     // MARK: add

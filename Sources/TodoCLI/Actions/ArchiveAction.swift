@@ -25,7 +25,9 @@ enum ArchiveAction {
             if archived.isEmpty {
                 invocation.log("\(todoPath): no completed tasks to archive")
             } else {
-                for line in archived { invocation.io.writeOutput(line + [0x0A]) }
+                if !invocation.quiet {
+                    for line in archived { invocation.io.writeOutput(invocation.displayed(line) + [0x0A]) }
+                }
                 invocation.log("archived \(archived.count) completed task\(archived.count == 1 ? "" : "s") to \(donePath)")
             }
             return 0
@@ -34,12 +36,15 @@ enum ArchiveAction {
     /// Moves completed tasks; returns the archived lines' contents, in file order. The caller holds
     /// the todo file's lock.
     static func archive(todoPath: String, donePath: String) throws(CLIError) -> [[UInt8]] {
-        let snapshot = TodoDocument(bytes: try FileAccess.read(todoPath))
+        let bytes = try FileAccess.read(todoPath)
+        try TodoFileEdit.refuseConflictMarkers(bytes, path: todoPath)
+        let snapshot = TodoDocument(bytes: bytes)
         let completed = (0..<snapshot.lineCount).filter { snapshot.item(at: $0).isCompleted }
         guard !completed.isEmpty else { return [] }
         let lines = completed.map { Array(snapshot.content(at: $0)) }
         try FileAccess.appendLinesDurably(donePath, lines)
         try FileAccess.updateHoldingLock(todoPath) { current throws(CLIError) in
+            try TodoFileEdit.refuseConflictMarkers(current, path: todoPath)
             var document = TodoDocument(bytes: current)
             var pending: [[UInt8]: Int] = [:]
             for line in lines { pending[line, default: 0] += 1 }

@@ -19,8 +19,8 @@ enum EditAction {
             let path = invocation.todoFilePath()
             var line: Int?
             if let address = arguments.first {
-                let document = TodoDocument(bytes: try FileAccess.read(path))
-                line = try TaskTarget(address, in: document, path: path).index + 1
+                let file = TodoFileEdit(invocation, path: path)
+                line = try file.targets([address], in: TodoDocument(bytes: try FileAccess.read(path)), invocation)[0].index + 1
             }
             let environment = invocation.environment
             let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"

@@ -10,7 +10,7 @@ enum SortAction {
         summary: "Move completed tasks to the bottom, keeping every other order (silent, for cron).",
         options: ["--check", "--dry-run", "--by="], completes: .files,
         run: { invocation, arguments throws(CLIError) in
-            let usage = "\(invocation.programName) sort \(arguments)"
+            let usage = "\(invocation.programName) sort \(SortAction.arguments)"
             let parsed = try ParsedArguments(arguments, flags: ["--check", "--dry-run"], valued: ["--by"], usage: usage)
             guard parsed.positionals.count <= 1 else { throw .usage("too many arguments; usage: \(usage)") }
             var keys: [SortKey] = []
@@ -24,6 +24,8 @@ enum SortAction {
             let path = invocation.todoFilePath(explicit: parsed.positionals.first)
             if parsed.flags.contains("--dry-run") || parsed.flags.contains("--check") {
                 let original = try FileAccess.read(path)
+                // A file with a conflict block is not sorted, whatever the order of its lines.
+                try TodoFileEdit.refuseConflictMarkers(original, path: path)
                 let sorted = TodoDocument.sort(original, by: keys)
                 if parsed.flags.contains("--dry-run") {
                     invocation.io.writeOutput(sorted)
@@ -37,6 +39,7 @@ enum SortAction {
             // A file holding a NUL byte is refused by the file layer, whose comparison reads every
             // byte anyway (on a second thread for a large file).
             try FileAccess.resort(path, lockTimeout: invocation.lockTimeout) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
+                try TodoFileEdit.refuseConflictMarkers(current, path: path)
                 if let pieces = TodoDocument.sortedPieces(current, by: keys) { return .pieces(pieces) }
                 return .bytes(TodoDocument.sort(current, by: keys))
             }

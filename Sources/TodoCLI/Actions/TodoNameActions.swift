@@ -17,18 +17,26 @@ import TodoTxt
 enum TodoNameActions {
     /// One entry of the action table delegating to the shared implementation `name`.
     static func spec(_ name: String, aliases: [String] = [], arguments: String, summary: String,
-                     completes: ActionSpec.Completion = .tasks) -> ActionSpec {
-        ActionSpec(name: name, aliases: aliases, arguments: arguments, summary: summary, options: [],
-                   completes: completes,
-                   run: { invocation, arguments throws(CLIError) in try run(name, arguments, &invocation) })
+                     completes: ActionSpec.Completion = .tasks,
+                     native: (@Sendable (inout Invocation, [String]) throws(CLIError) -> Int32)? = nil) -> ActionSpec {
+        let shared: @Sendable (inout Invocation, [String]) throws(CLIError) -> Int32 = { invocation, arguments throws(CLIError) in
+            try run(name, arguments, &invocation)
+        }
+        let chosen = native ?? shared
+        // `--` after the action ends its options: `todo add -- -x` adds the task `-x`.
+        return ActionSpec(name: name, aliases: aliases, arguments: arguments, summary: summary, options: [],
+                          completes: completes, run: { invocation, arguments throws(CLIError) in
+                              try chosen(&invocation, arguments.first == "--" ? Array(arguments.dropFirst()) : arguments)
+                          })
     }
 
     static let specs: [ActionSpec] = [
         spec("add", aliases: ["a"], arguments: "TEXT", summary: "Add a task (with today's date and a uid).",
-             completes: .projectsAndContexts),
-        spec("addm", arguments: "TEXT", summary: "Add one task per line of TEXT.", completes: .projectsAndContexts),
+             completes: .projectsAndContexts, native: { invocation, arguments throws(CLIError) in try AddActions.add(arguments, &invocation) }),
+        spec("addm", arguments: "TEXT", summary: "Add one task per line of TEXT.", completes: .projectsAndContexts,
+             native: { invocation, arguments throws(CLIError) in try AddActions.addMultiple(arguments, &invocation) }),
         spec("addto", arguments: "DEST TEXT", summary: "Add a task to another file in the todo directory.",
-             completes: .files),
+             completes: .files, native: { invocation, arguments throws(CLIError) in try AddActions.addTo(arguments, &invocation) }),
         spec("list", aliases: ["ls"], arguments: "[TERM...]",
              summary: "List tasks containing every TERM (-TERM excludes); -a shows hidden ones.",
              completes: .projectsAndContexts),
@@ -39,14 +47,21 @@ enum TodoNameActions {
         spec("listpri", aliases: ["lsp"], arguments: "[PRIORITIES] [TERM...]", summary: "List prioritized tasks."),
         spec("listcon", aliases: ["lsc"], arguments: "[TERM...]", summary: "List the contexts in use."),
         spec("listproj", aliases: ["lsprj"], arguments: "[TERM...]", summary: "List the projects in use."),
-        spec("append", aliases: ["app"], arguments: "NR|UID TEXT", summary: "Add text to the end of a task."),
-        spec("prepend", aliases: ["prep"], arguments: "NR|UID TEXT", summary: "Add text to the start of a task."),
-        spec("replace", arguments: "NR|UID TEXT", summary: "Replace a task's text (priority and date kept)."),
-        spec("pri", aliases: ["p"], arguments: "NR|UID PRIORITY", summary: "Set a task's priority (A-Z)."),
-        spec("depri", aliases: ["dp"], arguments: "NR|UID...", summary: "Remove tasks' priorities."),
+        spec("append", aliases: ["app"], arguments: "NR|UID TEXT", summary: "Add text to the end of a task (before its uid).",
+             native: { invocation, arguments throws(CLIError) in try TaskActions.appendOrPrepend("append", arguments, &invocation) }),
+        spec("prepend", aliases: ["prep"], arguments: "NR|UID TEXT", summary: "Add text to the start of a task.",
+             native: { invocation, arguments throws(CLIError) in try TaskActions.appendOrPrepend("prepend", arguments, &invocation) }),
+        spec("replace", arguments: "NR|UID TEXT", summary: "Replace a task's text (completion, dates, priority and uid kept).",
+             native: { invocation, arguments throws(CLIError) in try TaskActions.replace(arguments, &invocation) }),
+        spec("pri", aliases: ["p"], arguments: "NR|UID PRIORITY", summary: "Set a task's priority (A-Z).",
+             native: { invocation, arguments throws(CLIError) in try TaskActions.prioritize(arguments, &invocation) }),
+        spec("depri", aliases: ["dp"], arguments: "NR|UID...", summary: "Remove tasks' priorities.",
+             native: { invocation, arguments throws(CLIError) in try TaskActions.deprioritize(arguments, &invocation) }),
         spec("do", aliases: ["done"], arguments: "NR|UID...",
-             summary: "Mark tasks done (priority kept as pri:; a rec: task gets its next instance)."),
-        spec("del", aliases: ["rm"], arguments: "NR|UID [TERM]", summary: "Delete a task, or TERM from it."),
+             summary: "Mark tasks done (priority kept as pri:; a rec: task gets its next instance).",
+             native: { invocation, arguments throws(CLIError) in try TaskActions.markDone(arguments, &invocation) }),
+        spec("del", aliases: ["rm"], arguments: "NR|UID [TERM]", summary: "Delete a task, or TERM from it.",
+             native: { invocation, arguments throws(CLIError) in try TaskActions.delete(arguments, &invocation) }),
         spec("move", aliases: ["mv"], arguments: "NR|UID DEST [SRC]", summary: "Move a task to another file."),
         spec("deduplicate", arguments: "", summary: "Remove exact duplicate lines.", completes: .nothing),
         spec("report", arguments: "", summary: "Archive, then append open/done counts to report.txt.",
@@ -94,7 +109,7 @@ enum TodoNameActions {
     /// The variables of a todo.sh config file, when one exists (executed as todo.sh would).
     static func configVariables(_ invocation: Invocation) -> [String: String] {
         let environment = invocation.environment
-        let explicit = environment["TODOTXT_CFG_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        let explicit = invocation.configFile ?? environment["TODOTXT_CFG_FILE"].flatMap { $0.isEmpty ? nil : $0 }
         guard let path = TodoShConfig.locate(explicit: explicit, environment: environment,
                                              programPath: invocation.programPath) else { return [:] }
         var configEnvironment = environment
@@ -139,17 +154,22 @@ enum TodoNameActions {
         settings.programPath = invocation.programPath
         settings.variables = colorPresets.merging(config) { _, configured in configured }
         settings.exportedEnvironment = environment
-        settings.verbose = invocation.quiet ? 0 : (Int(value("TODOTXT_VERBOSE", default: "1")) ?? 1)
+        settings.verbose = invocation.quiet ? 0 : (Int(value("TODOTXT_VERBOSE", default: "1")) ?? 1) + invocation.verboseCount
         settings.plain = !invocation.usesColor
         settings.force = invocation.force || value("TODOTXT_FORCE", default: "0") == "1"
-        settings.preserveLineNumbers = value("TODOTXT_PRESERVE_LINE_NUMBERS", default: "1") != "0"
-        settings.autoArchive = value("TODOTXT_AUTO_ARCHIVE", default: "0") == "1"
-        settings.dateOnAdd = !invocation.noDateOnAdd && value("TODOTXT_DATE_ON_ADD", default: "1") != "0"
+        settings.preserveLineNumbers = invocation.preserveLineNumbersOption
+            ?? (value("TODOTXT_PRESERVE_LINE_NUMBERS", default: "1") != "0")
+        settings.autoArchive = invocation.autoArchiveOption ?? (value("TODOTXT_AUTO_ARCHIVE", default: "0") == "1")
+        settings.dateOnAdd = invocation.dateOnAddOption ?? (value("TODOTXT_DATE_ON_ADD", default: "1") != "0")
         settings.uidOnAdd = value("TODOTXT_UID_ON_ADD", default: "1") != "0"
         settings.priorityOnAdd = value("TODOTXT_PRIORITY_ON_ADD", default: "")
-        settings.disableFilter = value("TODOTXT_DISABLE_FILTER", default: "0") == "1"
+        settings.disableFilter = invocation.disableFilter || value("TODOTXT_DISABLE_FILTER", default: "0") == "1"
+        settings.hideContexts = invocation.hideContexts
+        settings.hideProjects = invocation.hideProjects
+        settings.hidePriorities = invocation.hidePriorities
         settings.sortCommand = value("TODOTXT_SORT_COMMAND", default: TodoShSettings.defaultSortCommand)
         settings.finalFilter = value("TODOTXT_FINAL_FILTER", default: "cat")
+        settings.lockTimeout = invocation.lockTimeout
         settings.keepsPriorityOnDone = true
         settings.addsRecurrence = true
         settings.modernListing = true

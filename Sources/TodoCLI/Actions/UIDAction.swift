@@ -18,8 +18,9 @@ enum UIDAction {
                 let done = try FileAccess.readIfExists(donePath).map { TodoDocument(bytes: $0) }
                 var changedLines: [Int] = []
                 try FileAccess.update(path, lockTimeout: invocation.lockTimeout) { current throws(CLIError) in
+                    try TodoFileEdit.refuseConflictMarkers(current, path: path)
                     var document = TodoDocument(bytes: current)
-                    var generator = SystemRandomNumberGenerator()
+                    var generator = UIDRandomness(environment: invocation.environment)
                     changedLines = document.assignMissingUIDs(using: &generator, doneFile: done)
                     return document.rendered()
                 }

@@ -218,6 +218,8 @@ final class WatchSession: @unchecked Sendable {
         var moved = 0
         do {
             let written = try FileAccess.resort(path, lockTimeout: invocation.lockTimeout) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
+                // A conflict block is left alone (reported, watching goes on) until someone resolves it.
+                try TodoFileEdit.refuseConflictMarkers(current, path: path)
                 let sorted = WatchAction.sortCountingMoves(current)
                 moved = sorted.moved
                 return sorted.bytes.map { .bytes($0) }

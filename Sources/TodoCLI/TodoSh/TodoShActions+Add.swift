@@ -78,8 +78,8 @@ extension TodoShActions {
                 // Unused in the todo and done files as they are now; a uid is 6 random characters,
                 // so a concurrent add drawing the same one is not a practical concern.
                 var generator = SystemRandomNumberGenerator()
-                let uid = UID.generate(using: &generator, unusedIn: context.document(path),
-                                       and: context.document(settings.doneFile))
+                let uid = UID.generate(using: &generator, unusedIn: try context.document(path),
+                                       and: try context.document(settings.doneFile))
                 line = TodoItem.newTaskLine(line, creationDate: nil, uid: uid)
             }
             lineCount = try context.appendLine(path, line)

@@ -21,7 +21,7 @@ extension TodoShActions {
         // file: the done file is appended first, then the todo file replaced once.
         if context.settings.autoArchive && !context.settings.addsRecurrence {
             let path = context.settings.todoFile
-            let document = context.document(path)
+            let document = try context.document(path)
             var edits: [ArchiveEdit] = []
             var planned = document
             for address in numbers {
@@ -47,7 +47,7 @@ extension TodoShActions {
         }
         for address in numbers {
             let path = context.settings.todoFile
-            let document = context.document(path)
+            let document = try context.document(path)
             let (index, shown) = try resolve(address, in: document, file: path, usage: usage, context)
             let old = Array(document.content(at: index))
             if old.count >= 2 && old[0] == UInt8(ascii: "x") && old[1] == 0x20 {
@@ -73,7 +73,7 @@ extension TodoShActions {
         guard item.recurrence.value != nil else { return }
         let settings = context.settings
         let today = context.clock.today
-        let done = context.document(settings.doneFile)
+        let done = try context.document(settings.doneFile)
         var added: (number: Int, line: [UInt8])?
         try context.update(settings.todoFile) { (document: TodoDocument) throws(TodoShExit) -> TodoDocument? in
             var generator = SystemRandomNumberGenerator()
@@ -110,7 +110,8 @@ extension TodoShActions {
         func isDone(_ line: ArraySlice<UInt8>) -> Bool {
             line.count >= 2 && line[line.startIndex] == UInt8(ascii: "x") && line[line.startIndex + 1] == 0x20
         }
-        let original = read ?? context.document(todoPath)
+        let original: TodoDocument
+        if let read { original = read } else { original = try context.document(todoPath) }
         let originalBytes = original.rendered()
         /// `document` with the edits applied, each found again by its bytes.
         func applyingEdits(to document: TodoDocument) throws(TodoShExit) -> TodoDocument {
@@ -228,7 +229,7 @@ extension TodoShActions {
     static func delete(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
         let usage = "del NR [TERM]"
         let path = context.settings.todoFile
-        let document = context.document(path)
+        let document = try context.document(path)
         let (index, shown) = try resolve(arguments.first ?? "", in: document, file: path, usage: usage, context)
         let old = Array(document.content(at: index))
         if arguments.count >= 2 {
@@ -297,7 +298,7 @@ extension TodoShActions {
         }
         guard isFile(source) else { throw context.die("TODO: Source file \(source) does not exist.") }
         guard isFile(destination) else { throw context.die("TODO: Destination file \(destination) does not exist.") }
-        let document = context.document(source)
+        let document = try context.document(source)
         let (index, shown) = try resolve(arguments[0], in: document, file: source, usage: usage, context)
         let line = Array(document.content(at: index))
         let sourcePrefix = TodoShContext.prefix(of: source)
@@ -354,11 +355,11 @@ extension TodoShActions {
 
     static func report(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
         _ = try archive(&context)
-        let open = context.document(context.settings.todoFile).lineCount
-        let done = context.document(context.settings.doneFile).lineCount
+        let open = try context.document(context.settings.todoFile).lineCount
+        let done = try context.document(context.settings.doneFile).lineCount
         let counts = "\(open) \(done)"
         let reportPath = context.settings.reportFile
-        let report = context.document(reportPath)
+        let report = try context.document(reportPath)
         if report.lineCount > 0 {
             let last = Array(report.content(at: report.lineCount - 1))
             if let space = last.firstIndex(of: 0x20), string(last[(space + 1)...]) == counts {

@@ -9,7 +9,8 @@ extension TodoShActions {
                          _ edit: ([UInt8]) -> [UInt8]) throws(TodoShExit) -> (shown: String, old: [UInt8], new: [UInt8]) {
         let path = context.settings.todoFile
         // `read`: the todo file as the caller just read it (saves reading a large file twice).
-        let document = read ?? context.document(path)
+        let document: TodoDocument
+        if let read { document = read } else { document = try context.document(path) }
         let (index, shown) = try resolve(address, in: document, file: path, usage: usage, context)
         let old = Array(document.content(at: index))
         var new = edit(old)
@@ -33,7 +34,7 @@ extension TodoShActions {
         let usage = "append NR \"TEXT TO APPEND\""
         let address = arguments.first ?? ""
         let path = context.settings.todoFile
-        _ = try resolve(address, in: context.document(path), file: path, usage: usage, context)
+        _ = try resolve(address, in: try context.document(path), file: path, usage: usage, context)
         let text = try editText(arguments.dropFirst(), prompt: "Append: ", usage: usage, context)
         let delimiters = Array(context.settings.sentenceDelimiters.utf8)
         let joiner: [UInt8] = text.first.map { delimiters.contains($0) } == true ? [] : [0x20]
@@ -79,7 +80,7 @@ extension TodoShActions {
         let usage = "prepend NR \"TEXT TO PREPEND\""
         let address = arguments.first ?? ""
         let path = context.settings.todoFile
-        _ = try resolve(address, in: context.document(path), file: path, usage: usage, context)
+        _ = try resolve(address, in: try context.document(path), file: path, usage: usage, context)
         let text = try editText(arguments.dropFirst(), prompt: "Prepend: ", usage: usage, context)
         let result = try editTask(address, usage: usage, context) { old in
             let parts = keptPrefix(old, anyPriority: false)
@@ -93,7 +94,7 @@ extension TodoShActions {
         let usage = "replace NR \"UPDATED ITEM\""
         let address = arguments.first ?? ""
         let path = context.settings.todoFile
-        _ = try resolve(address, in: context.document(path), file: path, usage: usage, context)
+        _ = try resolve(address, in: try context.document(path), file: path, usage: usage, context)
         let text = try editText(arguments.dropFirst(), prompt: "Replacement: ", usage: usage, context)
         let result = try editTask(address, usage: usage, context) { old in
             let oldParts = keptPrefix(old, anyPriority: true)
@@ -126,7 +127,7 @@ extension TodoShActions {
             }
             let letter = letters[0] & ~0x20
             let path = context.settings.todoFile
-            let document = context.document(path)
+            let document = try context.document(path)
             let (index, shown) = try resolve(address, in: document, file: path, usage: usage, context)
             let old = Array(document.content(at: index))
             let oldLetter: UInt8? = priorityPrefixLength(old) == 4 ? old[1] : nil
@@ -159,7 +160,7 @@ extension TodoShActions {
         var status: Int32 = 0
         for address in numbers {
             let path = context.settings.todoFile
-            let document = context.document(path)
+            let document = try context.document(path)
             let (index, shown) = try resolve(address, in: document, file: path, usage: usage, context)
             guard priorityPrefixLength(Array(document.content(at: index))) != nil else {
                 context.softError("TODO: \(shown) is not prioritized.")

@@ -80,9 +80,27 @@ struct TodoShContext {
         return String(decoding: base[..<end].map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
     }
 
-    /// Reads a file todo.sh-style: missing or unreadable counts as empty.
-    func document(_ path: String) -> TodoDocument {
-        TodoDocument(bytes: (try? FileAccess.readIfExists(path)) ?? nil ?? [])
+    /// Reads a file: missing counts as empty. Under `todo.sh` an unreadable file or a directory
+    /// counts as empty too (todo.sh's `cat` errors are not its output); under `todo` it is a failure,
+    /// so a listing never hides one behind an empty list.
+    func document(_ path: String) throws(TodoShExit) -> TodoDocument {
+        TodoDocument(bytes: try bytes(path))
+    }
+
+    /// The bytes of `path`, with `document`'s rules.
+    func bytes(_ path: String) throws(TodoShExit) -> [UInt8] {
+        do {
+            return try FileAccess.readIfExists(path) ?? []
+        } catch {
+            if settings.personality == .todo { throw fail(error) }
+            return []
+        }
+    }
+
+    /// Under `todo`, a failure from the shared file access printed as the one `todo: …` line.
+    func fail(_ error: CLIError) -> TodoShExit {
+        if let message = error.message(programName: settings.programName) { io.printError(message) }
+        return TodoShExit(status: error.exitCode)
     }
 
     /// Rewrites `path` through `FileAccess.update`; a character device (`/dev/null`) is never replaced
@@ -91,7 +109,8 @@ struct TodoShContext {
         if ProcessSpawning.kind(of: path) == .characterDevice { return }
         var failure: TodoShExit?
         do throws(CLIError) {
-            try FileAccess.update(path, createIfMissing: true) { (old: [UInt8]) throws(CLIError) -> [UInt8]? in
+            try FileAccess.update(path, createIfMissing: true, lockTimeout: settings.lockTimeout) { (old: [UInt8]) throws(CLIError) -> [UInt8]? in
+                if settings.personality == .todo { try TodoFileEdit.refuseConflictMarkers(old, path: path) }
                 do throws(TodoShExit) {
                     failure = nil
                     return try transform(TodoDocument(bytes: old))?.rendered()
@@ -101,6 +120,7 @@ struct TodoShContext {
                 }
             }
         } catch {
+            if settings.personality == .todo { throw fail(error) }
             throw die("TODO: \(error.message(programName: settings.programName) ?? "write failed")")
         }
         if let failure { throw failure }
@@ -110,10 +130,12 @@ struct TodoShContext {
     func updateBytes(_ path: String, _ transform: ([UInt8]) -> [UInt8]?) throws(TodoShExit) {
         if ProcessSpawning.kind(of: path) == .characterDevice { return }
         do throws(CLIError) {
-            try FileAccess.update(path, createIfMissing: true) { (old: [UInt8]) throws(CLIError) -> [UInt8]? in
-                transform(old)
+            try FileAccess.update(path, createIfMissing: true, lockTimeout: settings.lockTimeout) { (old: [UInt8]) throws(CLIError) -> [UInt8]? in
+                if settings.personality == .todo { try TodoFileEdit.refuseConflictMarkers(old, path: path) }
+                return transform(old)
             }
         } catch {
+            if settings.personality == .todo { throw fail(error) }
             throw die("TODO: \(error.message(programName: settings.programName) ?? "write failed")")
         }
     }
@@ -128,7 +150,7 @@ struct TodoShContext {
         var lineCount: Int?
         var entered = false
         do throws(CLIError) {
-            lineCount = try FileAccess.withLock(path) { () throws(CLIError) -> Int? in
+            lineCount = try FileAccess.withLock(path, timeout: settings.lockTimeout) { () throws(CLIError) -> Int? in
                 entered = true
                 let existing = try FileAccess.readIfExists(path) ?? []
                 let facts = TodoShContext.lineFacts(existing)
@@ -146,7 +168,10 @@ struct TodoShContext {
             }
         } catch {
             // The lock itself failed: what `update` would have reported.
-            if !entered { throw die("TODO: \(error.message(programName: settings.programName) ?? "write failed")") }
+            if !entered {
+                if settings.personality == .todo { throw fail(error) }
+                throw die("TODO: \(error.message(programName: settings.programName) ?? "write failed")")
+            }
             lineCount = nil
         }
         if let lineCount { return lineCount }

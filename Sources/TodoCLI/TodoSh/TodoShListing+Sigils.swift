@@ -5,12 +5,12 @@ import TodoFileSystem
 /// after TERM filtering and the sigil patterns; no summary, colour or hiding.
 extension TodoShListing {
     static func listContexts(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
-        listSigils(UInt8(ascii: "@"), terms: arguments, context)
+        try listSigils(UInt8(ascii: "@"), terms: arguments, context)
         return 0
     }
 
     static func listProjects(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
-        listSigils(UInt8(ascii: "+"), terms: arguments, context)
+        try listSigils(UInt8(ascii: "+"), terms: arguments, context)
         return 0
     }
 
@@ -26,8 +26,8 @@ extension TodoShListing {
         return outcome.output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    static func listSigils(_ sigil: UInt8, terms: [String], _ context: TodoShContext) {
-        let filters = TermFilter(terms)
+    static func listSigils(_ sigil: UInt8, terms: [String], _ context: TodoShContext) throws(TodoShExit) {
+        let filters = TermFilter(terms, plainText: context.settings.plainTextTerms)
         let settings = context.settings
         let before = settings.sigilBeforePattern.isEmpty
             ? nil : BasicRegex(bytes: [0x5E] + Array(settings.sigilBeforePattern.utf8), ignoreCase: false)
@@ -36,7 +36,7 @@ extension TodoShListing {
         let valid = BasicRegex(bytes: [0x5C, sigil] + Array(settings.sigilValidPattern.utf8), ignoreCase: false)
         var tokens = Set<[UInt8]>()
         for path in sourceFiles(context) {
-            let document = context.document(path)
+            let document = try context.document(path)
             for index in 0..<document.lineCount {
                 let line = Array(document.content(at: index))
                 if !filters.isEmpty && !filters.accepts(line) { continue }
@@ -56,7 +56,7 @@ extension TodoShListing {
         }
         var output: [UInt8] = []
         for token in tokens.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            output += token
+            output += context.settings.escapeControls ? TerminalText.escapingControls(token) : token
             output.append(0x0A)
         }
         if !output.isEmpty { context.sayBytes(output) }

@@ -65,8 +65,8 @@ enum TodoShListing {
         }
     }
 
-    static func read(_ path: String, _ context: TodoShContext) -> [UInt8] {
-        ((try? FileAccess.readIfExists(path)) ?? nil) ?? []
+    static func read(_ path: String, _ context: TodoShContext) throws(TodoShExit) -> [UInt8] {
+        try context.bytes(path)
     }
 
     /// A line the pipeline keeps: only-space lines are blank. (Decision, todosh.md 3.8: tasks made of
@@ -168,14 +168,15 @@ enum TodoShListing {
     }
 
     static func listAll(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
-        var lines = Lines(read(context.settings.todoFile, context))
+        var lines = Lines(try read(context.settings.todoFile, context))
+        warnOfConflictMarkers(lines.bytes, path: context.settings.todoFile, context)
         let todoCount = lines.count
-        var doneBytes = read(context.settings.doneFile, context)
+        var doneBytes = try read(context.settings.doneFile, context)
         if let last = lines.bytes.last, last != 0x0A, !doneBytes.isEmpty { doneBytes.insert(0x0A, at: 0) }
         lines.append(doneBytes)
         let doneCount = lines.count - todoCount
         let width = digits(todoCount)
-        let filters = TermFilter(arguments)
+        let filters = TermFilter(arguments, plainText: context.settings.plainTextTerms)
         var entries: [Entry] = []
         var todoShown = 0, doneShown = 0
         var scratch: [UInt8] = []
@@ -202,6 +203,13 @@ enum TodoShListing {
             context.say("total \(todoShown + doneShown) of \(todoCount + doneCount) tasks shown")
         }
         return 0
+    }
+
+    /// Under `todo`, one line on stderr when the listed file holds an unresolved conflict block:
+    /// the listing shows both versions of the tasks in it, and every writer refuses the file.
+    static func warnOfConflictMarkers(_ bytes: [UInt8], path: String, _ context: TodoShContext) {
+        guard context.settings.personality == .todo, let line = ConflictMarkers.firstBlockLine(in: bytes) else { return }
+        context.warn("\(context.settings.programName): \(path): line \(line): unresolved merge conflict (<<<<<<< … >>>>>>>); resolve it before changing tasks")
     }
 
     // MARK: The pipeline
@@ -231,7 +239,7 @@ enum TodoShListing {
         var isEmpty: Bool { terms.isEmpty && plainTerms.isEmpty }
 
         func accepts(_ entry: Entry, _ bytes: [UInt8], width: Int, scratch: inout [UInt8]) -> Bool {
-            guard !terms.isEmpty else { return true }
+            guard !isEmpty else { return true }
             scratch.removeAll(keepingCapacity: true)
             var digits = 1
             var rest = entry.filterNumber / 10
@@ -256,7 +264,8 @@ enum TodoShListing {
     /// Runs the pipeline on one file and prints the result and, when verbose, the summary.
     static func listFile(path: String, label: String, terms: [String], _ context: TodoShContext,
                          extraFilter: ((ArraySlice<UInt8>) -> Bool)? = nil) throws(TodoShExit) {
-        let lines = Lines(read(path, context))
+        let lines = Lines(try read(path, context))
+        warnOfConflictMarkers(lines.bytes, path: path, context)
         let width = digits(lines.count)
         let filters = TermFilter(terms, plainText: context.settings.plainTextTerms)
         let hideHidden = context.settings.modernListing && !context.settings.showHidden

@@ -33,6 +33,8 @@ struct TodoShSettings: Sendable {
     var sortCommand = TodoShSettings.defaultSortCommand
     /// `TODOTXT_FINAL_FILTER`.
     var finalFilter = "cat"
+    /// How long a writer waits for another todo process's lock (`TODO_LOCK_TIMEOUT`).
+    var lockTimeout: Duration = .seconds(5)
 
     // MARK: List display
 

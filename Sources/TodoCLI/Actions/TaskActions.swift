@@ -1,0 +1,288 @@
+import TodoFileSystem
+import TodoTxt
+
+/// The task edits under the name `todo`: `append`, `prepend`, `replace`, `pri`, `depri`, `do`,
+/// `undo`, `del`. Each is a library edit (TodoItem+TaskEdits, TodoItem+Editing) on the lines it
+/// targets, made through `TodoFileEdit`: every address resolved first, one safe write, reports
+/// printed only after the write succeeded.
+///
+/// Reports keep todo.sh's wording on stdout (`3 x 2026-12-01 …`, `TODO: 3 marked as done.`), so a
+/// todo.sh user's scripts that read them carry over; `-q` silences them. Failures are one line on
+/// stderr naming the file, exit 1; a bad command line is a usage error, exit 2.
+enum TaskActions {
+    /// The sentence delimiters after which `append` joins without a space (todo.sh's
+    /// `SENTENCE_DELIMITERS`, configurable there too).
+    static func delimiters(_ invocation: Invocation) -> [UInt8] {
+        Array(TodoNameActions.settings(for: invocation).sentenceDelimiters.utf8)
+    }
+
+    /// `append|prepend NR TEXT`.
+    static func appendOrPrepend(_ name: String, _ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
+        let usage = "\(invocation.programName) \(name) NR|UID TEXT"
+        guard arguments.count >= 2 else { throw .usage("usage: \(usage)") }
+        let text = TodoShActions.taskText(Array(arguments.dropFirst()))
+        guard !isBlank(text) else { throw .usage("the text is empty; usage: \(usage)") }
+        let file = TodoFileEdit(invocation)
+        let target = try file.targets([arguments[0]], in: try file.snapshot(), invocation)[0]
+        let joins = delimiters(invocation)
+        var result: (number: Int, line: [UInt8]) = (0, [])
+        try file.write { document throws(CLIError) in
+            let index = try target.locate(in: document, path: file.path)
+            let item = document.item(at: index)
+            do throws(TaskEditError) {
+                let edited = name == "append" ? try item.appendingDescription(text, joinDirectlyBefore: joins)
+                                              : try item.prependingDescription(text)
+                document.replaceContent(at: index, with: edited)
+                result = (index + 1, edited)
+            } catch {
+                throw file.failure(error, target)
+            }
+        }
+        invocation.echoTask(result.number, result.line)
+        return 0
+    }
+
+    /// `replace NR TEXT`: the description replaced; completion, dates, priority and uid kept unless
+    /// TEXT gives its own.
+    static func replace(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
+        let usage = "\(invocation.programName) replace NR|UID TEXT"
+        guard arguments.count >= 2 else { throw .usage("usage: \(usage)") }
+        let text = TodoShActions.taskText(Array(arguments.dropFirst()))
+        guard !isBlank(text) else { throw .usage("the text is empty; usage: \(usage)") }
+        let file = TodoFileEdit(invocation)
+        let target = try file.targets([arguments[0]], in: try file.snapshot(), invocation)[0]
+        var result: (number: Int, old: [UInt8], new: [UInt8]) = (0, [], [])
+        try file.write { document throws(CLIError) in
+            let index = try target.locate(in: document, path: file.path)
+            let old = document.content(at: index)
+            do throws(TaskEditError) {
+                let new = try document.item(at: index).replacingDescription(with: text)
+                document.replaceContent(at: index, with: new)
+                result = (index + 1, Array(old), new)
+            } catch {
+                throw file.failure(error, target)
+            }
+        }
+        invocation.echoTask(result.number, result.old)
+        invocation.report("\(invocation.reportPrefix): Replaced task with:")
+        invocation.echoTask(result.number, result.new)
+        return 0
+    }
+
+    /// `pri NR PRIORITY [NR PRIORITY …]`.
+    static func prioritize(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
+        let usage = "\(invocation.programName) pri NR|UID PRIORITY [NR|UID PRIORITY ...] (PRIORITY: A-Z)"
+        guard !arguments.isEmpty, arguments.count % 2 == 0 else { throw .usage("usage: \(usage)") }
+        var pairs: [(address: String, priority: Priority)] = []
+        for pair in stride(from: 0, to: arguments.count, by: 2) {
+            let letter = Array(arguments[pair + 1].utf8)
+            let upper = letter.first.map { $0 &- 0x61 < 26 ? $0 - 0x20 : $0 }
+            guard letter.count == 1, let upper, let priority = Priority(letter: upper) else {
+                throw .usage("'\(arguments[pair + 1])' is not a priority A-Z; usage: \(usage)")
+            }
+            pairs.append((arguments[pair], priority))
+        }
+        return try setPriorities(pairs.map(\.address), pairs.map(\.priority), invocation)
+    }
+
+    /// `depri NR…`.
+    static func deprioritize(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
+        let addresses = TodoShActions.numberList(arguments)
+        guard !addresses.isEmpty else { throw .usage("usage: \(invocation.programName) depri NR|UID [NR|UID ...]") }
+        return try setPriorities(addresses, Array(repeating: nil, count: addresses.count), invocation)
+    }
+
+    /// What one target of a multi-task action came to.
+    enum Outcome {
+        case changed(number: Int, line: [UInt8], report: String?)
+        case unchanged(message: String)
+        case refused(CLIError)
+    }
+
+    /// Sets (nil: removes) each target's priority. A task that already has it, or has none to
+    /// remove, is a soft error (todo.sh's rule): reported, the others done, exit 1.
+    static func setPriorities(_ addresses: [String], _ priorities: [Priority?], _ invocation: Invocation) throws(CLIError) -> Int32 {
+        let file = TodoFileEdit(invocation)
+        let targets = try file.targets(addresses, in: try file.snapshot(), invocation)
+        var outcomes: [Outcome] = []
+        try file.write { document throws(CLIError) in
+            outcomes = []
+            for (target, priority) in zip(targets, priorities) {
+                let index = try target.locate(in: document, path: file.path)
+                let item = document.item(at: index)
+                let shown = index + 1
+                if item.isCompleted {
+                    outcomes.append(.refused(file.failure(.completedTask, target)))
+                    continue
+                }
+                if item.priority == priority {
+                    let message = priority.map { "\(shown) already prioritized (\($0))" } ?? "\(shown) is not prioritized"
+                    outcomes.append(.unchanged(message: "\(file.path): \(message)"))
+                    continue
+                }
+                do throws(TaskEditError) {
+                    let edited = try item.prioritized(priority)
+                    document.replaceContent(at: index, with: edited)
+                    let prefix = TodoShContext.prefix(of: file.path)
+                    let report: String
+                    switch (item.priority, priority) {
+                    case (let old?, let new?): report = "\(prefix): \(shown) re-prioritized from (\(old)) to (\(new))."
+                    case (nil, let new?): report = "\(prefix): \(shown) prioritized (\(new))."
+                    default: report = "\(prefix): \(shown) deprioritized."
+                    }
+                    outcomes.append(.changed(number: shown, line: edited, report: report))
+                } catch {
+                    outcomes.append(.refused(file.failure(error, target)))
+                }
+            }
+        }
+        return finish(outcomes, invocation)
+    }
+
+    /// Prints the reports in order and the soft errors on stderr; exit 1 when any target was not
+    /// changed as asked.
+    static func finish(_ outcomes: [Outcome], _ invocation: Invocation) -> Int32 {
+        var status: Int32 = 0
+        for outcome in outcomes {
+            switch outcome {
+            case .changed(let number, let line, let report):
+                invocation.echoTask(number, line)
+                if let report { invocation.report(report) }
+            case .unchanged(let message):
+                invocation.io.printError("\(invocation.programName): \(message)")
+                status = 1
+            case .refused(let error):
+                if let message = error.message(programName: invocation.programName) { invocation.io.printError(message) }
+                status = 1
+            }
+        }
+        return status
+    }
+
+    /// `do NR…`: completes each task (priority kept as `pri:`), adds the next instance of a `rec:`
+    /// task in the same write, and archives afterwards only when auto-archive is switched on.
+    static func markDone(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
+        let addresses = TodoShActions.numberList(arguments)
+        guard !addresses.isEmpty else { throw .usage("usage: \(invocation.programName) do NR|UID [NR|UID ...]") }
+        let settings = TodoNameActions.settings(for: invocation)
+        let file = TodoFileEdit(invocation)
+        let targets = try file.targets(addresses, in: try file.snapshot(), invocation)
+        let today = invocation.clock.today
+        let done = settings.addsRecurrence ? try FileAccess.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) } : nil
+        var outcomes: [Outcome] = []
+        try file.write { document throws(CLIError) in
+            outcomes = []
+            var recurring: [(shown: Int, line: [UInt8])] = []
+            var completedNow = Set<Int>()
+            for target in targets {
+                let index = try target.locate(in: document, path: file.path)
+                let shown = index + 1
+                let item = document.item(at: index)
+                guard !completedNow.contains(index), let edited = item.completed(on: today) else {
+                    outcomes.append(.unchanged(message: "\(file.path): \(shown) is already marked done"))
+                    continue
+                }
+                document.replaceContent(at: index, with: edited)
+                completedNow.insert(index)
+                outcomes.append(.changed(number: shown, line: edited,
+                                         report: "\(TodoShContext.prefix(of: file.path)): \(shown) marked as done."))
+                if settings.addsRecurrence { recurring.append((shown, Array(item.content))) }
+            }
+            var generator = UIDRandomness(environment: invocation.environment)
+            for (shown, original) in recurring {
+                let uid = UID.generate(using: &generator, unusedIn: document, and: done ?? TodoDocument(bytes: []))
+                guard let next = TodoItem(original).nextRecurrence(completedOn: today, uid: uid) else { continue }
+                let number = document.appendLine(next) + 1
+                outcomes.append(.changed(number: number, line: next,
+                                         report: "\(TodoShContext.prefix(of: file.path)): \(shown) recurs: next instance added as \(number)."))
+            }
+        }
+        let status = finish(outcomes, invocation)
+        if settings.autoArchive {
+            _ = try ArchiveAction.spec.run(&invocation, [])
+        }
+        return status
+    }
+
+    /// `undo NR…` (alias `undone`): reopens completed tasks, restoring the priority kept in `pri:`.
+    static func undo(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
+        let addresses = TodoShActions.numberList(arguments)
+        guard !addresses.isEmpty else { throw .usage("usage: \(invocation.programName) undo NR|UID [NR|UID ...]") }
+        let file = TodoFileEdit(invocation)
+        let targets = try file.targets(addresses, in: try file.snapshot(), invocation)
+        var outcomes: [Outcome] = []
+        try file.write { document throws(CLIError) in
+            outcomes = []
+            for target in targets {
+                let index = try target.locate(in: document, path: file.path)
+                guard let reopened = document.item(at: index).uncompleted() else {
+                    outcomes.append(.unchanged(message: "\(file.path): \(index + 1) is not done"))
+                    continue
+                }
+                document.replaceContent(at: index, with: reopened)
+                outcomes.append(.changed(number: index + 1, line: reopened,
+                                         report: "\(TodoShContext.prefix(of: file.path)): \(index + 1) marked as not done."))
+            }
+        }
+        return finish(outcomes, invocation)
+    }
+
+    /// `del NR [TERM]`: deletes the task (its line left blank so other line numbers stay, unless
+    /// `-n`), after a confirmation unless `--force`; with TERM, removes TERM from the task (todo.sh's
+    /// basic-regex rule), refused when that would leave it empty or change its uid.
+    static func delete(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
+        let usage = "\(invocation.programName) del NR|UID [TERM]"
+        guard arguments.count == 1 || arguments.count == 2 else { throw .usage("usage: \(usage)") }
+        let settings = TodoNameActions.settings(for: invocation)
+        let file = TodoFileEdit(invocation)
+        let snapshot = try file.snapshot()
+        let target = try file.targets([arguments[0]], in: snapshot, invocation)[0]
+        let prefix = TodoShContext.prefix(of: file.path)
+        if arguments.count == 2 {
+            let term = Array(arguments[1].utf8)
+            guard !term.isEmpty else { throw .usage("the term is empty; usage: \(usage)") }
+            var result: (number: Int, old: [UInt8], new: [UInt8]) = (0, [], [])
+            try file.write { document throws(CLIError) in
+                let index = try target.locate(in: document, path: file.path)
+                let item = document.item(at: index)
+                let new = TodoShActions.removingTerm(term, from: Array(item.content))
+                guard new != Array(item.content) else {
+                    throw .failure("\(file.path): task \(target.address): '\(arguments[1])' not found; nothing removed")
+                }
+                let edited = TodoItem(new)
+                guard edited.isTask else {
+                    throw .failure("\(file.path): task \(target.address): removing '\(arguments[1])' would leave it empty; use '\(invocation.programName) del \(target.address)' to delete it")
+                }
+                guard edited.uid == item.uid else {
+                    throw .failure("\(file.path): task \(target.address): removing '\(arguments[1])' would change its uid")
+                }
+                document.replaceContent(at: index, with: new)
+                result = (index + 1, Array(item.content), new)
+            }
+            invocation.echoTask(result.number, result.old)
+            invocation.report("\(prefix): Removed '\(arguments[1])' from task.")
+            invocation.echoTask(result.number, result.new)
+            return 0
+        }
+        let shownText = String(decoding: invocation.displayed(target.content), as: UTF8.self)
+        guard TodoShActions.confirm("Delete '\(shownText)'", TodoShContext(settings: settings, io: invocation.io, clock: invocation.clock, environment: invocation.environment)) else {
+            throw .failure("\(file.path): task \(target.address) not deleted")
+        }
+        var number = 0
+        try file.write { document throws(CLIError) in
+            let index = try target.locate(in: document, path: file.path)
+            number = index + 1
+            if settings.preserveLineNumbers {
+                document.replaceContent(at: index, with: [])
+            } else {
+                document.removeLine(at: index)
+            }
+        }
+        invocation.echoTask(number, target.content)
+        invocation.report("\(prefix): \(number) deleted.")
+        return 0
+    }
+
+    /// Empty or only spaces and tabs: never a task.
+    static func isBlank(_ text: [UInt8]) -> Bool { TodoItem(text).isBlank }
+}

@@ -1,0 +1,99 @@
+import TodoFileSystem
+import TodoTxt
+
+/// The steps every `todo` action that edits the todo file shares, so that each action is only its
+/// own rule: read once for addressing, resolve every address before anything is written, make one
+/// safe write (under the writers' lock, with the configured timeout, compare-and-swap, nothing
+/// written when nothing changed), refuse a file with unresolved conflict markers.
+///
+/// Errors name the file: `todo: /home/me/todo.txt: no task with uid zzz`.
+struct TodoFileEdit {
+    let path: String
+    let lockTimeout: Duration
+
+    init(_ invocation: Invocation, path: String? = nil) {
+        self.path = path ?? invocation.todoFilePath()
+        lockTimeout = invocation.lockTimeout
+    }
+
+    /// The file as it is now; a missing file is an empty document. Refused when it holds an
+    /// unresolved conflict block.
+    func snapshot() throws(CLIError) -> TodoDocument {
+        let bytes = try FileAccess.readIfExists(path) ?? []
+        try TodoFileEdit.refuseConflictMarkers(bytes, path: path)
+        return TodoDocument(bytes: bytes)
+    }
+
+    /// The failure for a file holding an unresolved conflict block (docs/conflict-markers.md).
+    static func refuseConflictMarkers(_ bytes: [UInt8], path: String) throws(CLIError) {
+        if let line = ConflictMarkers.firstBlockLine(in: bytes) { throw .failure(conflictMessage(path: path, line: line)) }
+    }
+
+    /// `FILE: line N: unresolved merge conflict; resolve it, then run again`.
+    static func conflictMessage(path: String, line: Int) -> String {
+        "\(path): line \(line): unresolved merge conflict (<<<<<<< … >>>>>>>); resolve it, then run again"
+    }
+
+    /// Every address resolved in `document` before anything is written: one unknown address fails
+    /// the whole command with nothing changed. A uid held by several lines is acted on at its owner
+    /// (docs/format.md, "Stable ids") and reported on stderr.
+    func targets(_ addresses: [String], in document: TodoDocument, _ invocation: Invocation) throws(CLIError) -> [TaskTarget] {
+        var targets: [TaskTarget] = []
+        let index = UIDIndex(document)
+        for address in addresses {
+            let reference: TaskReference
+            do {
+                reference = try document.resolve(address, index: index)
+            } catch {
+                throw .failure("\(path): \(error)")
+            }
+            if let uid = reference.uid, !reference.duplicateIndices.isEmpty {
+                let others = reference.duplicateIndices.map { String($0 + 1) }.joined(separator: ", ")
+                invocation.io.printError("\(invocation.programName): \(path): uid \(uid) is also on line\(reference.duplicateIndices.count == 1 ? "" : "s") \(others); acted on line \(reference.index + 1) ('\(invocation.programName) uid --assign' gives the copies uids of their own)")
+            }
+            targets.append(TaskTarget(address: address, reference: reference, in: document))
+        }
+        return targets
+    }
+
+    /// One safe write of the todo file. `edit` gets the current document (re-read under the lock;
+    /// it may run again when another writer changed the file meanwhile, so it must not print) and
+    /// changes it in place. Returns whether the file was written.
+    @discardableResult
+    func write(_ edit: (inout TodoDocument) throws(CLIError) -> Void) throws(CLIError) -> Bool {
+        let path = path
+        return try FileAccess.update(path, createIfMissing: false, lockTimeout: lockTimeout) { current throws(CLIError) in
+            try TodoFileEdit.refuseConflictMarkers(current, path: path)
+            var document = TodoDocument(bytes: current)
+            try edit(&document)
+            return document.rendered()
+        }
+    }
+
+    /// `error` from a library edit as a failure naming the task: `FILE: task 3: the text is empty`.
+    func failure(_ error: TaskEditError, _ target: TaskTarget) -> CLIError {
+        .failure("\(path): task \(target.address): \(error)")
+    }
+}
+
+/// Where the `todo` name's echoes go: stdout, silenced by `-q`, task text escaped on a terminal.
+extension Invocation {
+    /// `N text`: a task as an action reports it.
+    func echoTask(_ number: Int, _ content: some Collection<UInt8>) {
+        guard !quiet else { return }
+        io.writeOutput(Array("\(number) ".utf8) + displayed(content) + [0x0A])
+    }
+
+    /// A line of the action's report (`TODO: 3 marked as done.`).
+    func report(_ text: String) {
+        if !quiet { io.print(text) }
+    }
+
+    /// Task text as it may be printed: escaped when stdout is a terminal (TerminalText), raw on a pipe.
+    func displayed(_ content: some Collection<UInt8>) -> [UInt8] {
+        io.outputIsTerminal ? TerminalText.escapingControls(content) : Array(content)
+    }
+
+    /// The todo.sh summary prefix of the todo file (`TODO`), used in reports as todo.sh does.
+    var reportPrefix: String { TodoShContext.prefix(of: todoFilePath()) }
+}
