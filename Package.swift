@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "TodoTestSupport", dependencies: ["TodoTxt"], path: "Tests/TodoTestSupport"),
         .testTarget(name: "TodoTxtTests", dependencies: ["TodoTxt", "TodoTestSupport"]),
         .testTarget(name: "TodoFileSystemTests", dependencies: ["TodoFileSystem", "TodoTestSupport"]),
-        .testTarget(name: "TodoCLITests", dependencies: ["TodoCLI"]),
+        .testTarget(name: "TodoCLITests", dependencies: ["TodoCLI", "TodoTxt", "TodoTestSupport"]),
         // Spawns the built `todo` binary (and real git); depends on it so it is built first.
         .testTarget(name: "EndToEndTests", dependencies: ["todo", "TodoTxt", "TodoTestSupport"]),
     ]

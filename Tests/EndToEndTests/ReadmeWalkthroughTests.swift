@@ -28,6 +28,13 @@ final class ReadmeWalkthroughTests: XCTestCase {
         // `todo ls` (the 5th command) hides the future-threshold passport task.
         XCTAssertFalse(outputs[4].contains("passport"), outputs[4])
         XCTAssertTrue(outputs[4].contains("Call the plumber"), outputs[4])
+        // `todo ls +house` (the 10th command) lists exactly the +house tasks: the plumber, and the
+        // done and the new plants task (plain terms filter; they were once ignored).
+        let house = try XCTUnwrap(commands.firstIndex(of: "todo ls +house"))
+        let listed = outputs[house].split(separator: "\n").filter { !$0.hasPrefix("--") && !$0.hasPrefix("TODO:") }
+        XCTAssertEqual(listed.count, 3, outputs[house])
+        XCTAssertTrue(listed.allSatisfy { $0.contains("+house") }, outputs[house])
+        XCTAssertTrue(outputs[house].contains("3 of 5 tasks shown"), outputs[house])
         let todo = Files.text(home + "/todo.txt").split(separator: "\n").map(String.init)
         let done = Files.text(home + "/done.txt").split(separator: "\n").map(String.init)
         // Archived: the milk task and the first plants instance, completed with their kept priority.

@@ -22,6 +22,31 @@ final class TerminalOutputTests: XCTestCase {
         XCTAssertTrue(onPipe.out.hasPrefix("1 buy milk \u{1B}]0;pwned\u{07}\u{1B}[2J now\n"), onPipe.out)
     }
 
+    /// Every action that prints task text, run on a pseudo-terminal against a file whose tasks carry
+    /// OSC (retitle) and CSI (clear screen) sequences: the echo is escaped, never raw. Before, only
+    /// `ls` escaped; the echoes of the edits printed the raw bytes.
+    func testEveryEchoOfTaskTextIsEscapedOnATerminal() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "script(1) is needed for a pty")
+        let evil = "\u{1B}]0;pwned\u{07}\u{1B}[2J"
+        let file = "(A) first \(evil) +p\(evil) @c\(evil) uid:aaaaaa\nx 2025-11-01 second \(evil) pri:B uid:bbbbbb\n"
+            + "third \(evil) uid:cccccc\n"
+        let commands = ["add \"$EVIL\"", "addm \"$EVIL\"", "do 1", "undo 2", "pri 3 C", "depri 1",
+                        "append 3 \"$EVIL\"", "prepend 3 \"$EVIL\"", "replace 3 \"new $EVIL\"", "--force del 3",
+                        "archive", "listproj", "listcon", "lsa", "lsp", "ls", "ls first"]
+        for command in commands {
+            let (_, environment) = setUp(file)
+            var full = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            full["EVIL"] = evil
+            full["NO_COLOR"] = "1"
+            full["SHELL"] = "/bin/sh"
+            let result = Spawn.run(["/usr/bin/script", "-qec", "\(Spawn.todo) \(command)", "/dev/null"], environment: full)
+            XCTAssertEqual(result.status, 0, "\(command): \(result.out)")
+            XCTAssertFalse(result.stdout.contains(0x1B) || result.stdout.contains(0x07),
+                           "todo \(command) printed raw control bytes: \(result.out.debugDescription)")
+            XCTAssertTrue(result.out.contains("^[]0;pwned^G^[[2J"), "todo \(command): \(result.out.debugDescription)")
+        }
+    }
+
     func testColourOnlyWhenAskedOrOnATerminalAndNeverWithNoColor() throws {
         let (_, environment) = setUp("(A) urgent\nplain\n")
         let piped = Spawn.todo(["ls"], environment: environment)

@@ -264,9 +264,16 @@ enum TaskActions {
             invocation.echoTask(result.number, result.new)
             return 0
         }
-        let shownText = String(decoding: invocation.displayed(target.content), as: UTF8.self)
-        guard TodoShActions.confirm("Delete '\(shownText)'", TodoShContext(settings: settings, io: invocation.io, clock: invocation.clock, environment: invocation.environment)) else {
-            throw .failure("\(file.path): task \(target.address) not deleted")
+        if !settings.force {
+            // todo.sh's confirmation: one byte from stdin (`echo y | todo del 3` works), the prompt
+            // only on a terminal, and on stderr, so stdout stays the report.
+            if ProcessContext.isTerminal(0) {
+                let shown = TerminalText.escapingControls(target.content)
+                invocation.io.writeError(Array("Delete '".utf8) + shown + Array("'? (y/n) ".utf8))
+            }
+            guard ProcessSpawning.readOneByteFromStandardInput() == UInt8(ascii: "y") else {
+                throw .failure("\(file.path): task \(target.address) not deleted (answer y, or use --force)")
+            }
         }
         var number = 0
         try file.write { document throws(CLIError) in

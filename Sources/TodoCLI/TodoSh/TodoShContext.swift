@@ -13,14 +13,20 @@ struct TodoShContext {
     let clock: Clock
     let environment: [String: String]
 
-    /// A line on stdout.
-    func say(_ text: String) { io.print(text) }
+    /// A line on stdout (under `todo` on a terminal, escaped: it may hold task text).
+    func say(_ text: String) { io.print(displayed(text)) }
     /// Bytes on stdout, as given.
     func sayBytes(_ bytes: [UInt8]) { io.writeOutput(bytes) }
     /// A line on stderr (soft errors: processing continues).
     func warn(_ text: String) { io.printError(text) }
     /// A line on stdout when verbose.
-    func inform(_ text: String) { if settings.verbose > 0 { io.print(text) } }
+    func inform(_ text: String) { if settings.verbose > 0 { io.print(displayed(text)) } }
+
+    /// `text` as printed: through `TerminalText` when escaping is on (the `todo` name on a terminal).
+    func displayed(_ text: String) -> String {
+        guard settings.escapeControls else { return text }
+        return String(decoding: TerminalText.escapingControls(Array(text.utf8)), as: UTF8.self)
+    }
 
     /// todo.sh's `die`: the message on stderr, exit 1. Under the name `todo` the message follows
     /// `todo: what: why` (todo.sh's `TODO: ` or file prefix becomes `todo: `).

@@ -26,6 +26,24 @@ enum TodoShListing {
             ranges = Lines.split(bytes, offset: 0)
         }
 
+        /// The `todo` name's reading of the lines: a CR before the LF is the terminator, not text,
+        /// and a byte order mark is not part of line 1 (todo.sh shows both, as sed sees them).
+        /// `fileStarts`: the ranges that begin a file (where a mark may be).
+        mutating func droppingTerminatorsAndMark(fileStarts: Set<Int> = [0]) {
+            bytes.withUnsafeBufferPointer { buffer in
+                for index in 0..<ranges.count {
+                    var range = ranges[index]
+                    if fileStarts.contains(index), range.length >= 3, buffer[range.start] == 0xEF,
+                       buffer[range.start + 1] == 0xBB, buffer[range.start + 2] == 0xBF {
+                        range.start += 3
+                        range.length -= 3
+                    }
+                    if range.length > 0, buffer[range.start + range.length - 1] == 0x0D { range.length -= 1 }
+                    ranges[index] = range
+                }
+            }
+        }
+
         mutating func append(_ more: [UInt8]) {
             let offset = bytes.count
             bytes += more
@@ -174,6 +192,9 @@ enum TodoShListing {
         var doneBytes = try read(context.settings.doneFile, context)
         if let last = lines.bytes.last, last != 0x0A, !doneBytes.isEmpty { doneBytes.insert(0x0A, at: 0) }
         lines.append(doneBytes)
+        if context.settings.modernListing {
+            lines.droppingTerminatorsAndMark(fileStarts: [0, todoCount])
+        }
         let doneCount = lines.count - todoCount
         let width = digits(todoCount)
         let filters = TermFilter(arguments, plainText: context.settings.plainTextTerms)
@@ -264,7 +285,8 @@ enum TodoShListing {
     /// Runs the pipeline on one file and prints the result and, when verbose, the summary.
     static func listFile(path: String, label: String, terms: [String], _ context: TodoShContext,
                          extraFilter: ((ArraySlice<UInt8>) -> Bool)? = nil) throws(TodoShExit) {
-        let lines = Lines(try read(path, context))
+        var lines = Lines(try read(path, context))
+        if context.settings.modernListing { lines.droppingTerminatorsAndMark() }
         warnOfConflictMarkers(lines.bytes, path: path, context)
         let width = digits(lines.count)
         let filters = TermFilter(terms, plainText: context.settings.plainTextTerms)
