@@ -27,4 +27,33 @@ final class LockTests: XCTestCase {
         XCTAssertEqual(released.status, 0, released.err)
         XCTAssertEqual(Files.text(path), "open\nx done\n")
     }
+
+    /// Every writer of the `todo` name waits at most `TODO_LOCK_TIMEOUT` for another process's lock,
+    /// fails with one line, and leaves the file as it was. (Before, `add`, `do`, `del`, `pri`,
+    /// `append` and the other todo.sh-derived writers always waited 5 s.)
+    func testEveryWriterHonoursTheLockTimeout() {
+        let directory = Spawn.makeTemporaryDirectory()
+        let path = directory + "/todo.txt"
+        let original = "(A) first uid:aaaaaa\nx 2025-11-01 second uid:bbbbbb\nthird +p @c uid:cccccc\nthird +p @c uid:cccccc\n"
+        Files.write(path, original)
+        Files.write(directory + "/other.txt", "")
+        let descriptor = open(directory + "/.todo.txt.lock", O_RDWR | O_CREAT, 0o644)
+        XCTAssertEqual(flock(descriptor, LOCK_EX), 0)
+        defer { flock(descriptor, LOCK_UN); close(descriptor) }
+        let writers: [[String]] = [["add", "new"], ["addm", "one\ntwo"], ["do", "1"], ["undo", "2"], ["pri", "3", "B"],
+                                   ["depri", "1"], ["append", "1", "more"], ["prepend", "1", "more"],
+                                   ["replace", "1", "new"], ["--force", "del", "1"], ["del", "3", "+p"], ["archive"],
+                                   ["sort"], ["uid", "--assign"], ["deduplicate"], ["--force", "move", "1", "other.txt"]]
+        for writer in writers {
+            let started = Date()
+            let result = Spawn.todo(["-f", path] + writer, environment: ["TODO_LOCK_TIMEOUT": "0.2", "HOME": directory])
+            let waited = Date().timeIntervalSince(started)
+            XCTAssertEqual(result.status, 1, "\(writer): \(result.out) \(result.err)")
+            XCTAssertTrue(result.err.hasPrefix("todo: ") && result.err.contains("locked by another todo process"),
+                          "\(writer): \(result.err)")
+            XCTAssertEqual(result.err.filter { $0 == "\n" }.count, 1, "\(writer): \(result.err)")
+            XCTAssertLessThan(waited, 2.5, "\(writer) waited \(waited) s, not TODO_LOCK_TIMEOUT")
+            XCTAssertEqual(Files.text(path), original, "\(writer) changed the file")
+        }
+    }
 }

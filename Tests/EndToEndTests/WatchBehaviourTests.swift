@@ -43,6 +43,24 @@ import Glibc
         }, "\(watch.log)")
     }
 
+    /// A file with an unresolved conflict block is logged (the line of the first marker) and left
+    /// alone, and watching goes on: once the user resolves the block, the file is sorted. (Before,
+    /// watch sorted the two versions apart and left empty markers behind.)
+    @Test func conflictMarkersAreLoggedAndLeftAloneUntilResolved() throws {
+        let directory = temporaryDirectory("watch-conflict")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/todo.txt"
+        let conflicted = "x 2026-01-01 done\n<<<<<<< ours\n(A) call mom\n=======\n(B) call mom\n>>>>>>> theirs\nopen\n"
+        Files.write(path, conflicted)
+        let watch = try #require(WatchProcess([path]))
+        #expect(eventually(timeout: 2) { watch.log.contains("line 2: unresolved merge conflict") }, "\(watch.log)")
+        usleep(300_000)
+        #expect(Files.text(path) == conflicted, "a conflicted file is never rewritten")
+        #expect(watch.isRunning, "watching goes on")
+        shell("printf 'x 2026-01-01 done\\n(A) call mom\\nopen\\n' > todo.txt", in: directory)
+        #expect(eventually(timeout: 2) { Files.text(path) == "(A) call mom\nopen\nx 2026-01-01 done\n" }, "\(watch.log)")
+    }
+
     // MARK: - No loop
 
     @Test func oneExternalChangeGivesExactlyOneWriteThenSilence() throws {
