@@ -16,14 +16,21 @@ enum TaskActions {
         Array(TodoNameActions.settings(for: invocation).sentenceDelimiters.utf8)
     }
 
-    /// `append|prepend NR TEXT`.
-    static func appendOrPrepend(_ name: String, _ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
+    /// The `NR TEXT` of `append`, `prepend` and `replace`: the text checked (blank text is a usage
+    /// error) before the address is resolved in the file as it is now.
+    static func addressAndText(_ name: String, _ arguments: [String],
+                               _ invocation: Invocation) throws(CLIError) -> (TodoFileEdit, TaskTarget, [UInt8]) {
         let usage = "\(invocation.programName) \(name) NR|UID TEXT"
         guard arguments.count >= 2 else { throw .usage("usage: \(usage)") }
         let text = TodoShActions.taskText(Array(arguments.dropFirst()))
         guard !isBlank(text) else { throw .usage("the text is empty; usage: \(usage)") }
         let file = TodoFileEdit(invocation)
-        let target = try file.targets([arguments[0]], in: try file.snapshot(), invocation)[0]
+        return (file, try file.targets([arguments[0]], in: try file.snapshot(), invocation)[0], text)
+    }
+
+    /// `append|prepend NR TEXT`.
+    static func appendOrPrepend(_ name: String, _ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
+        let (file, target, text) = try addressAndText(name, arguments, invocation)
         let joins = delimiters(invocation)
         var result: (number: Int, line: [UInt8]) = (0, [])
         try file.write { document throws(CLIError) in
@@ -45,12 +52,7 @@ enum TaskActions {
     /// `replace NR TEXT`: the description replaced; completion, dates, priority and uid kept unless
     /// TEXT gives its own.
     static func replace(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
-        let usage = "\(invocation.programName) replace NR|UID TEXT"
-        guard arguments.count >= 2 else { throw .usage("usage: \(usage)") }
-        let text = TodoShActions.taskText(Array(arguments.dropFirst()))
-        guard !isBlank(text) else { throw .usage("the text is empty; usage: \(usage)") }
-        let file = TodoFileEdit(invocation)
-        let target = try file.targets([arguments[0]], in: try file.snapshot(), invocation)[0]
+        let (file, target, text) = try addressAndText("replace", arguments, invocation)
         var result: (number: Int, old: [UInt8], new: [UInt8]) = (0, [], [])
         try file.write { document throws(CLIError) in
             let index = try target.locate(in: document, path: file.path)

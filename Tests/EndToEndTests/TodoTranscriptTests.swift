@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// Runs every `Fixtures/todo-transcripts/*.txt` against the built binary invoked as `todo`.
+///
+/// The format is `Transcript`'s (see Support/Transcript.swift) with every extra except `^[`:
+/// `{ESC}`-style tokens, `@file-crlf`/`@file-bom`, the `@expect-…` forms, `@untouched`,
+/// `@mkdir`/`@chmod`/`@symlink` and the `{UID}` wildcard. Commands are `$ [VAR=value …] todo ARGS…`.
+/// No `todo.cfg` exists unless a transcript writes one with `@config`.
+///
+/// Base environment of every command: `HOME=$HOME`, `TODO_DIR=$DIR`, `TODO_FILE=`, `DONE_FILE=`,
+/// `TODOTXT_CFG_FILE=`, `TODO_TEST_TIME=1764410000` (2025-11-29 UTC), `TZ=UTC`, `LC_ALL=C`, `NO_COLOR=`,
+/// `TODO_TEST_UID_SEED=1` and this process's `PATH`.
+struct TodoTranscriptTests {
+    static let configuration = Transcript.Configuration(
+        programName: "todo",
+        fixtureDirectory: Transcript.fixtureDirectory("todo-transcripts"),
+        environment: { paths in
+            ["HOME": paths.home, "TODO_DIR": paths.data, "TODO_FILE": "", "DONE_FILE": "", "TODOTXT_CFG_FILE": "",
+             "TODO_TEST_TIME": "1764410000", "TZ": "UTC", "LC_ALL": "C", "NO_COLOR": "", "TODO_TEST_UID_SEED": "1",
+             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        },
+        initialConfig: nil,
+        extras: .todo)
+
+    static var transcripts: [String] { Transcript.names(in: configuration.fixtureDirectory) }
+
+    @Test(arguments: transcripts)
+    func transcript(_ name: String) throws {
+        try Transcript.run(name, Self.configuration)
+    }
+
+    @Test func todoTranscriptsHaveEnoughCases() {
+        let count = Self.transcripts.reduce(0) { $0 + Transcript.commandCount($1, Self.configuration) }
+        print("todo transcripts: \(count) `$ todo` commands in \(Self.transcripts.count) files")
+        #expect(count > 0)
+    }
+}
