@@ -349,7 +349,12 @@ extension TodoShActions {
             return removed > 0 ? edited : nil
         }
         guard removed > 0 else { throw context.die("TODO: No duplicate tasks found") }
-        context.say("TODO: \(removed) duplicate task(s) removed")
+        // todo.sh prints this even when quiet; under `todo`, `-q` silences every report.
+        if context.settings.personality == .todo {
+            context.inform("TODO: \(removed) duplicate task(s) removed")
+        } else {
+            context.say("TODO: \(removed) duplicate task(s) removed")
+        }
         return 0
     }
 

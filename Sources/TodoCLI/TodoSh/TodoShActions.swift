@@ -87,6 +87,15 @@ enum TodoShActions {
     static func resolve(_ address: String, in document: TodoDocument, file: String, usage: String,
                         _ context: TodoShContext) throws(TodoShExit) -> (index: Int, shown: String) {
         guard !address.isEmpty else { throw context.actionUsage(usage) }
+        if context.settings.personality == .todo {
+            // Under `todo`, every unresolvable address is a failure naming the file (docs/todo-command.md).
+            do {
+                let reference = try document.resolve(address)
+                return (reference.index, String(reference.index + 1))
+            } catch {
+                throw context.fail(.failure("\(file): \(error)"))
+            }
+        }
         if address.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             let number = Int(address) ?? 0
             guard number >= 1, number <= document.lineCount, !document.content(at: number - 1).isEmpty else {
