@@ -10,10 +10,15 @@ enum FileAccess {
     /// How long a command waits for another todo process's lock before giving up (files.md §2:
     /// never wait forever). `TODO_LOCK_TIMEOUT` (seconds) overrides it.
     static func lockTimeout(_ environment: [String: String]) -> Duration {
-        if let text = environment["TODO_LOCK_TIMEOUT"], let seconds = Double(text), seconds >= 0 {
-            return .milliseconds(Int(seconds * 1000))
-        }
-        return .seconds(5)
+        guard let text = environment["TODO_LOCK_TIMEOUT"], !text.isEmpty else { return .seconds(5) }
+        return parseLockTimeout(text) ?? .seconds(5)
+    }
+
+    /// `TODO_LOCK_TIMEOUT` as a duration: a finite, non-negative number of seconds (at most a day:
+    /// a longer wait is a hung cron job, not a timeout); nil for anything else.
+    static func parseLockTimeout(_ text: String) -> Duration? {
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else { return nil }
+        return .milliseconds(Int(seconds * 1000))
     }
 
     static func exists(_ path: String) -> Bool { ProcessSpawning.kind(of: path) != nil }
@@ -158,10 +163,15 @@ enum FileAccess {
     }
 
     /// Appends lines to a file (created if missing) and fsyncs it before returning. The lines end
-    /// with the file's dominant terminator; a last line without one first gets one.
-    static func appendLinesDurably(_ path: String, _ lines: [[UInt8]]) throws(CLIError) {
+    /// with the file's dominant terminator (`terminatorOfNewFile` when it has no line ending yet);
+    /// a last line without one first gets one. A file holding a conflict block is refused.
+    static func appendLinesDurably(_ path: String, _ lines: [[UInt8]],
+                                   terminatorOfNewFile: LineTerminator = .lf) throws(CLIError) {
         let existing = try readIfExists(path) ?? []
-        let terminator = TodoDocument(bytes: existing).dominantTerminator.bytes
+        try TodoFileEdit.refuseConflictMarkers(existing, path: path)
+        let document = TodoDocument(bytes: existing)
+        let terminator = (document.endsWithTerminator || document.lineCount > 1 ? document.dominantTerminator
+                                                                                  : terminatorOfNewFile).bytes
         var bytes: [UInt8] = []
         for line in lines { bytes += line + terminator }
         do {

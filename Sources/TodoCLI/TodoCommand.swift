@@ -37,6 +37,10 @@ public enum TodoCommand {
                 return status
             }
         }
+        if let timeout = invocation.environment["TODO_LOCK_TIMEOUT"], !timeout.isEmpty,
+           FileAccess.parseLockTimeout(timeout) == nil {
+            throw .failure("TODO_LOCK_TIMEOUT: '\(timeout)' is not a number of seconds from 0 to 86400")
+        }
         if let configFile = invocation.configFile, !FileAccess.exists(configFile) {
             throw .failure("\(configFile): no such config file (given with -d)")
         }

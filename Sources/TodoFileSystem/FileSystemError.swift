@@ -38,7 +38,7 @@ public enum FileSystemError: Error, CustomStringConvertible, Hashable, Sendable 
     /// likely a binary file given by mistake. Nothing was written.
     case holdsNUL(path: String, line: Int)
 
-    /// One line: `cannot write /x/todo.txt: No space left on device`.
+    /// One line naming the path: `cannot write /x/todo.txt: No space left on device`, `/x: is a directory`.
     public var description: String {
         switch self {
         case .failed(let operation, let path, let errno):
@@ -48,9 +48,9 @@ public enum FileSystemError: Error, CustomStringConvertible, Hashable, Sendable 
         case .notFound(let path):
             "\(path): no such file"
         case .isDirectory(let path):
-            "\(path) is a directory"
+            "\(path): is a directory"
         case .notRegularFile(let path):
-            "\(path) is not a regular file"
+            "\(path): not a regular file"
         case .readOnly(let path, let reason):
             "cannot write \(path): \(reason)"
         case .keptChanging(let path, let attempts):

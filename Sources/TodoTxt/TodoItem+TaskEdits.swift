@@ -7,6 +7,8 @@ public enum TaskEditError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The text carries a `uid:` (or `uuid:`) while the task already has another identity; a task's
     /// identity never changes (docs/format.md, "Stable ids").
     case changesUID(existing: String, given: String)
+    /// The text repeats the task's own uid: it would add a second copy of the tag.
+    case repeatsUID(String)
     /// A priority edit on a completed task: it would reopen it (`(B) x …`) or silently change the
     /// priority it gets back when reopened.
     case completedTask
@@ -17,6 +19,7 @@ public enum TaskEditError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notATask: return "the line is blank"
         case .changesUID(let existing, let given):
             return "the text gives uid \(given), but the task's uid is \(existing) and never changes"
+        case .repeatsUID(let uid): return "the text repeats the task's uid \(uid); leave it out"
         case .completedTask: return "the task is done; reopen it first"
         }
     }
@@ -56,34 +59,56 @@ extension TodoItem {
         guard !cleaned.withUnsafeBufferPointer(ByteScanning.isBlank) else { throw .blankText }
         guard isTask else { throw .notATask }
         if let existing = uid, let given = TodoItem.identity(inFragment: cleaned) {
-            throw .changesUID(existing: existing, given: given)
+            throw given == existing ? .repeatsUID(given) : .changesUID(existing: existing, given: given)
         }
         return cleaned
     }
 
-    /// Appends text to the task's description. When the line ends with its identity tag (as every
-    /// task `todo add` wrote does), the text goes before it, so the uid stays the last word and a
-    /// text starting with a sentence delimiter (`, 2 litres`) joins the description, not the uid.
+    /// Appends text to the task's description. The words the tools keep at the end of a line stay
+    /// there: the identity tag (every task `todo add` wrote ends with it) and, on a completed task,
+    /// the `pri:` tag that reopening restores. So the text goes before them, and a text starting
+    /// with a sentence delimiter (`, 2 litres`) joins the description, never a tag's value.
     public func appendingDescription(_ text: [UInt8], joinDirectlyBefore delimiters: [UInt8] = []) throws(TaskEditError) -> [UInt8] {
         let fragment = try checkedFragment(text)
-        guard let identity = identityWord, identity.range.upperBound == content.count else {
-            return appending(fragment, joinDirectlyBefore: delimiters)
-        }
         let start = content.startIndex
-        // Everything before the identity word, without the whitespace that separated them.
-        var before = identity.range.lowerBound
-        while before > bodyOffset, content[start + before - 1] == 0x20 || content[start + before - 1] == 0x09 {
-            before -= 1
+        func isSpace(_ offset: Int) -> Bool { content[start + offset] == 0x20 || content[start + offset] == 0x09 }
+        var end = content.count
+        while end > bodyOffset, isSpace(end - 1) { end -= 1 }
+        var kept: [Range<Int>] = []
+        if let identity = identityWord?.range { kept.append(identity) }
+        if isCompleted { kept += tags.filter { $0.key == "pri" }.map(\.range) }
+        // `cut`: where the run of kept words at the end of the line begins.
+        var cut = end
+        while let word = kept.first(where: { $0.upperBound == cut }) {
+            cut = word.lowerBound
+            while cut > bodyOffset, isSpace(cut - 1) { cut -= 1 }
         }
-        let separator = Array(content[(start + before)..<(start + identity.range.lowerBound)])
-        var out = Array(content[start..<(start + before)])
+        guard cut < end else { return appending(fragment, joinDirectlyBefore: delimiters) }
+        var out = Array(content[start..<(start + cut)])
         // The header ends with its own space; a description word needs one unless the text starts
         // with a sentence delimiter.
-        if before > bodyOffset, let first = fragment.first, !delimiters.contains(first) { out.append(0x20) }
+        if cut > bodyOffset, let first = fragment.first, !delimiters.contains(first) { out.append(0x20) }
         out += fragment
-        out += separator.isEmpty ? [0x20] : separator
-        out += identity.bytes
+        if !isSpace(cut) { out.append(0x20) }
+        out += content[(start + cut)...]
         return out
+    }
+
+    /// Whether the task has a description: body text besides its identity tag. A line holding only
+    /// a header (`(A) `, `x 2026-01-01`, a date) and perhaps its uid is no task a user could read.
+    public var hasDescription: Bool {
+        guard isTask else { return false }
+        // A header token at the very end has no space after it and would read as body
+        // (`x 2026-01-01`): the line is read with one space appended.
+        let padded = TodoItem(Array(content) + [0x20])
+        let identity = padded.identityWord?.range
+        var found = false
+        padded.content.withUnsafeBufferPointer { line in
+            TodoItem.forEachWord(in: line, from: padded.bodyOffset) { start, end in
+                if identity.map({ $0.lowerBound == start && $0.upperBound == end }) != true { found = true }
+            }
+        }
+        return found
     }
 
     /// Inserts text at the start of the description, after the header.
@@ -113,7 +138,13 @@ extension TodoItem {
         var out = Array(content.prefix(leadingMarkLength))
         var appendSavedPriority: Priority?
         if replacement.isCompleted {
-            out += replacement.content
+            var given = Array(replacement.content)
+            // The creation date stays unless the text gives one; without a completion date in the
+            // text it cannot be written (a lone date after `x` reads as the completion date).
+            if replacement.creationDate == nil, replacement.completionDate != nil, let creationDate {
+                given.insert(contentsOf: creationDate.bytes + [0x20], at: replacement.bodyOffset)
+            }
+            out += given
             if replacement.priority == nil, replacement.firstValue(forTag: "pri") == nil {
                 appendSavedPriority = oldPriority
             }
@@ -129,7 +160,9 @@ extension TodoItem {
             out += replacement.bodyBytes
         }
         if let appendSavedPriority { out += Array(" pri:".utf8) + [appendSavedPriority.letter] }
-        if given == nil, let identity = identityWord { out += [0x20] + identity.bytes }
+        // The identity tag is kept as it was written (`uid:` stays `uid:` even when the text names
+        // the same value as `uuid:`), unless the text repeats it exactly.
+        if let identity = identityWord, replacement.identityWord?.bytes != identity.bytes { out += [0x20] + identity.bytes }
         return out
     }
 

@@ -74,8 +74,9 @@ public struct UIDIndex: Sendable {
 
 /// Why a task address could not be resolved.
 public enum TaskAddressError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// A line number past the end of the file, zero, or pointing at a blank line.
-    case noTask(lineNumber: Int)
+    /// A line number past the end of the file, zero, or pointing at a blank line (as typed, so a
+    /// number too large for `Int` is still named as given).
+    case noTask(lineNumber: String)
     /// No task has this uid or uid prefix.
     case unknownUID(String)
     /// A prefix shared by several uids; candidates are (uid, 1-based line number).
@@ -125,7 +126,7 @@ extension TodoDocument {
         }
         if address.utf8.allSatisfy(ByteScanning.isDigit) {
             guard let number = Int(address), number >= 1, number <= lineCount, item(at: number - 1).isTask else {
-                throw .noTask(lineNumber: Int(address) ?? 0)
+                throw .noTask(lineNumber: address)
             }
             return TaskReference(index: number - 1, uid: nil, duplicateIndices: [])
         }
@@ -134,6 +135,7 @@ extension TodoDocument {
         let explicit = value.hasPrefix("uid:")
         if explicit { value = value.dropFirst(4) }
         let key = String(value)
+        guard !key.isEmpty else { throw .malformed(address) }
         if let owner = uids.owners[key] {
             let others = (uids.holders[key] ?? []).filter { $0 != owner }
             return TaskReference(index: owner, uid: key, duplicateIndices: others)

@@ -27,7 +27,7 @@ import Testing
         mkdir(dir.file("todo.txt"), 0o755)
         let error = outcome { () throws(FileSystemError) in try fs.read(dir.file("todo.txt")) }.failure
         #expect(error == .isDirectory(path: dir.file("todo.txt")))
-        #expect(error?.description == "\(dir.file("todo.txt")) is a directory")
+        #expect(error?.description == "\(dir.file("todo.txt")): is a directory")
     }
 
     @Test func fifoIsRejectedWithoutHanging() {

@@ -98,7 +98,7 @@ import TodoTestSupport
     }
 
     @Test func blankLineIsNoTask() {
-        #expect(throws: TaskAddressError.noTask(lineNumber: 3)) { try document().resolve("3") }
+        #expect(throws: TaskAddressError.noTask(lineNumber: "3")) { try document().resolve("3") }
     }
 
     @Test func resolveFullUID() throws {

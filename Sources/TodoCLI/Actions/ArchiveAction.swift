@@ -42,7 +42,7 @@ enum ArchiveAction {
         let completed = (0..<snapshot.lineCount).filter { snapshot.item(at: $0).isCompleted }
         guard !completed.isEmpty else { return [] }
         let lines = completed.map { Array(snapshot.content(at: $0)) }
-        try FileAccess.appendLinesDurably(donePath, lines)
+        try FileAccess.appendLinesDurably(donePath, lines, terminatorOfNewFile: snapshot.dominantTerminator)
         try FileAccess.updateHoldingLock(todoPath) { current throws(CLIError) in
             try TodoFileEdit.refuseConflictMarkers(current, path: todoPath)
             var document = TodoDocument(bytes: current)

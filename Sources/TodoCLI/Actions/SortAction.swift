@@ -17,7 +17,7 @@ enum SortAction {
             if let list = parsed.values["--by"] {
                 guard let parsedKeys = SortKey.parseList(list) else {
                     let known = SortKey.allCases.map(\.rawValue).joined(separator: ",")
-                    throw .usage("--by takes a comma-separated list of \(known), not '\(list)'")
+                    throw .usage("--by takes a comma-separated list of \(known), not '\(list)'; usage: \(usage)")
                 }
                 keys = parsedKeys
             }

@@ -8,29 +8,74 @@ import TodoTxt
 ///
 /// Reports keep todo.sh's wording on stdout (`3 x 2026-12-01 …`, `TODO: 3 marked as done.`), so a
 /// todo.sh user's scripts that read them carry over; `-q` silences them. Failures are one line on
-/// stderr naming the file, exit 1; a bad command line is a usage error, exit 2.
+/// stderr naming the file, exit 1; a bad command line is a usage error, exit 2, ending with the
+/// action's usage line as `todo help ACTION` shows it.
 enum TaskActions {
+    /// `todo NAME ARGUMENTS` as the action table declares it (one source for help and errors).
+    static func usage(_ name: String, _ invocation: Invocation) -> String {
+        ActionTable.find(name)?.usage(programName: invocation.programName) ?? "\(invocation.programName) \(name)"
+    }
+
+    /// A usage error: `what; usage: todo NAME ARGUMENTS`.
+    static func usageError(_ what: String, _ name: String, _ invocation: Invocation) -> CLIError {
+        .usage("\(what); usage: \(usage(name, invocation))")
+    }
+
+    /// The arguments after the options an action takes: `--` ends them, `--force` is accepted where
+    /// `allowsForce` (for `del`), and anything else starting with `-` is an unknown option (no task
+    /// address starts with `-`).
+    static func positionals(_ arguments: [String], _ name: String, allowsForce: Bool = false,
+                            _ invocation: inout Invocation) throws(CLIError) -> [String] {
+        var rest = arguments[...]
+        while let first = rest.first, first.hasPrefix("-"), first != "-" {
+            rest.removeFirst()
+            if first == "--" { break }
+            if first == "--force", allowsForce {
+                invocation.force = true
+                continue
+            }
+            throw usageError("unknown option \(first)", name, invocation)
+        }
+        return Array(rest)
+    }
+
     /// The sentence delimiters after which `append` joins without a space (todo.sh's
     /// `SENTENCE_DELIMITERS`, configurable there too).
     static func delimiters(_ invocation: Invocation) -> [UInt8] {
         Array(TodoNameActions.settings(for: invocation).sentenceDelimiters.utf8)
     }
 
-    /// The `NR TEXT` of `append`, `prepend` and `replace`: the text checked (blank text is a usage
-    /// error) before the address is resolved in the file as it is now.
+    /// The `NR TEXT` of `append`, `prepend` and `replace` (a `--` before TEXT is dropped): the text
+    /// checked (blank text is a usage error) before the address is resolved in the file as it is now.
     static func addressAndText(_ name: String, _ arguments: [String],
-                               _ invocation: Invocation) throws(CLIError) -> (TodoFileEdit, TaskTarget, [UInt8]) {
-        let usage = "\(invocation.programName) \(name) NR|UID TEXT"
-        guard arguments.count >= 2 else { throw .usage("usage: \(usage)") }
-        let text = TodoShActions.taskText(Array(arguments.dropFirst()))
-        guard !isBlank(text) else { throw .usage("the text is empty; usage: \(usage)") }
+                               _ invocation: inout Invocation) throws(CLIError) -> (TodoFileEdit, TaskTarget, [UInt8]) {
+        var words = try positionals(arguments, name, &invocation)
+        if words.count >= 2, words[1] == "--" { words.remove(at: 1) }
+        guard words.count >= 2 else { throw usageError("missing arguments", name, invocation) }
+        let text = TodoShActions.taskText(Array(words.dropFirst()))
+        guard !isBlank(text) else { throw usageError("the text is empty", name, invocation) }
         let file = TodoFileEdit(invocation)
-        return (file, try file.targets([arguments[0]], in: try file.snapshot(), invocation)[0], text)
+        return (file, try file.targets([words[0]], in: try file.snapshot(), invocation)[0], text)
+    }
+
+    /// The addresses of `do`, `undo`, `depri` (each argument split at commas and spaces).
+    static func addresses(_ arguments: [String], _ name: String, _ invocation: inout Invocation) throws(CLIError) -> [String] {
+        let addresses = TodoShActions.numberList(try positionals(arguments, name, &invocation))
+        guard !addresses.isEmpty else { throw usageError("missing arguments", name, invocation) }
+        return addresses
+    }
+
+    /// Where each target is in `document`, found before any of them is edited: a command that names
+    /// one line twice (`do 4 4`) edits it once and reports the second as a no-op.
+    static func locate(_ targets: [TaskTarget], in document: TodoDocument, _ file: TodoFileEdit) throws(CLIError) -> [Int] {
+        var indices: [Int] = []
+        for target in targets { indices.append(try target.locate(in: document, path: file.path)) }
+        return indices
     }
 
     /// `append|prepend NR TEXT`.
     static func appendOrPrepend(_ name: String, _ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
-        let (file, target, text) = try addressAndText(name, arguments, invocation)
+        let (file, target, text) = try addressAndText(name, arguments, &invocation)
         let joins = delimiters(invocation)
         var result: (number: Int, line: [UInt8]) = (0, [])
         try file.write { document throws(CLIError) in
@@ -52,7 +97,7 @@ enum TaskActions {
     /// `replace NR TEXT`: the description replaced; completion, dates, priority and uid kept unless
     /// TEXT gives its own.
     static func replace(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
-        let (file, target, text) = try addressAndText("replace", arguments, invocation)
+        let (file, target, text) = try addressAndText("replace", arguments, &invocation)
         var result: (number: Int, old: [UInt8], new: [UInt8]) = (0, [], [])
         try file.write { document throws(CLIError) in
             let index = try target.locate(in: document, path: file.path)
@@ -73,24 +118,24 @@ enum TaskActions {
 
     /// `pri NR PRIORITY [NR PRIORITY …]`.
     static func prioritize(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
-        let usage = "\(invocation.programName) pri NR|UID PRIORITY [NR|UID PRIORITY ...] (PRIORITY: A-Z)"
-        guard !arguments.isEmpty, arguments.count % 2 == 0 else { throw .usage("usage: \(usage)") }
+        let words = try positionals(arguments, "pri", &invocation)
+        guard words.count >= 2 else { throw usageError("missing arguments", "pri", invocation) }
+        guard words.count % 2 == 0 else { throw usageError("a priority is missing", "pri", invocation) }
         var pairs: [(address: String, priority: Priority)] = []
-        for pair in stride(from: 0, to: arguments.count, by: 2) {
-            let letter = Array(arguments[pair + 1].utf8)
+        for pair in stride(from: 0, to: words.count, by: 2) {
+            let letter = Array(words[pair + 1].utf8)
             let upper = letter.first.map { $0 &- 0x61 < 26 ? $0 - 0x20 : $0 }
             guard letter.count == 1, let upper, let priority = Priority(letter: upper) else {
-                throw .usage("'\(arguments[pair + 1])' is not a priority A-Z; usage: \(usage)")
+                throw usageError("'\(words[pair + 1])' is not a priority A-Z", "pri", invocation)
             }
-            pairs.append((arguments[pair], priority))
+            pairs.append((words[pair], priority))
         }
         return try setPriorities(pairs.map(\.address), pairs.map(\.priority), invocation)
     }
 
     /// `depri NR…`.
     static func deprioritize(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
-        let addresses = TodoShActions.numberList(arguments)
-        guard !addresses.isEmpty else { throw .usage("usage: \(invocation.programName) depri NR|UID [NR|UID ...]") }
+        let addresses = try addresses(arguments, "depri", &invocation)
         return try setPriorities(addresses, Array(repeating: nil, count: addresses.count), invocation)
     }
 
@@ -101,16 +146,17 @@ enum TaskActions {
         case refused(CLIError)
     }
 
-    /// Sets (nil: removes) each target's priority. A task that already has it, or has none to
-    /// remove, is a soft error (todo.sh's rule): reported, the others done, exit 1.
+    /// Sets (nil: removes) each target's priority, in order. A task that already has it, or has none
+    /// to remove, is a soft error (todo.sh's rule): reported, the others done, exit 1.
     static func setPriorities(_ addresses: [String], _ priorities: [Priority?], _ invocation: Invocation) throws(CLIError) -> Int32 {
         let file = TodoFileEdit(invocation)
         let targets = try file.targets(addresses, in: try file.snapshot(), invocation)
+        let prefix = TodoShContext.prefix(of: file.path)
         var outcomes: [Outcome] = []
         try file.write { document throws(CLIError) in
             outcomes = []
-            for (target, priority) in zip(targets, priorities) {
-                let index = try target.locate(in: document, path: file.path)
+            let indices = try locate(targets, in: document, file)
+            for ((target, index), priority) in zip(zip(targets, indices), priorities) {
                 let item = document.item(at: index)
                 let shown = index + 1
                 if item.isCompleted {
@@ -125,7 +171,6 @@ enum TaskActions {
                 do throws(TaskEditError) {
                     let edited = try item.prioritized(priority)
                     document.replaceContent(at: index, with: edited)
-                    let prefix = TodoShContext.prefix(of: file.path)
                     let report: String
                     switch (item.priority, priority) {
                     case (let old?, let new?): report = "\(prefix): \(shown) re-prioritized from (\(old)) to (\(new))."
@@ -164,30 +209,26 @@ enum TaskActions {
     /// `do NR…`: completes each task (priority kept as `pri:`), adds the next instance of a `rec:`
     /// task in the same write, and archives afterwards only when auto-archive is switched on.
     static func markDone(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
-        let addresses = TodoShActions.numberList(arguments)
-        guard !addresses.isEmpty else { throw .usage("usage: \(invocation.programName) do NR|UID [NR|UID ...]") }
+        let addresses = try addresses(arguments, "do", &invocation)
         let settings = TodoNameActions.settings(for: invocation)
         let file = TodoFileEdit(invocation)
         let targets = try file.targets(addresses, in: try file.snapshot(), invocation)
         let today = invocation.clock.today
         let done = settings.addsRecurrence ? try FileAccess.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) } : nil
+        let prefix = TodoShContext.prefix(of: file.path)
         var outcomes: [Outcome] = []
         try file.write { document throws(CLIError) in
             outcomes = []
             var recurring: [(shown: Int, line: [UInt8])] = []
-            var completedNow = Set<Int>()
-            for target in targets {
-                let index = try target.locate(in: document, path: file.path)
+            for index in try locate(targets, in: document, file) {
                 let shown = index + 1
                 let item = document.item(at: index)
-                guard !completedNow.contains(index), let edited = item.completed(on: today) else {
+                guard let edited = item.completed(on: today) else {
                     outcomes.append(.unchanged(message: "\(file.path): \(shown) is already marked done"))
                     continue
                 }
                 document.replaceContent(at: index, with: edited)
-                completedNow.insert(index)
-                outcomes.append(.changed(number: shown, line: edited,
-                                         report: "\(TodoShContext.prefix(of: file.path)): \(shown) marked as done."))
+                outcomes.append(.changed(number: shown, line: edited, report: "\(prefix): \(shown) marked as done."))
                 if settings.addsRecurrence { recurring.append((shown, Array(item.content))) }
             }
             var generator = UIDRandomness(environment: invocation.environment)
@@ -196,7 +237,7 @@ enum TaskActions {
                 guard let next = TodoItem(original).nextRecurrence(completedOn: today, uid: uid) else { continue }
                 let number = document.appendLine(next) + 1
                 outcomes.append(.changed(number: number, line: next,
-                                         report: "\(TodoShContext.prefix(of: file.path)): \(shown) recurs: next instance added as \(number)."))
+                                         report: "\(prefix): \(shown) recurs: next instance added as \(number)."))
             }
         }
         let status = finish(outcomes, invocation)
@@ -208,22 +249,20 @@ enum TaskActions {
 
     /// `undo NR…` (alias `undone`): reopens completed tasks, restoring the priority kept in `pri:`.
     static func undo(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
-        let addresses = TodoShActions.numberList(arguments)
-        guard !addresses.isEmpty else { throw .usage("usage: \(invocation.programName) undo NR|UID [NR|UID ...]") }
+        let addresses = try addresses(arguments, "undo", &invocation)
         let file = TodoFileEdit(invocation)
         let targets = try file.targets(addresses, in: try file.snapshot(), invocation)
+        let prefix = TodoShContext.prefix(of: file.path)
         var outcomes: [Outcome] = []
         try file.write { document throws(CLIError) in
             outcomes = []
-            for target in targets {
-                let index = try target.locate(in: document, path: file.path)
+            for index in try locate(targets, in: document, file) {
                 guard let reopened = document.item(at: index).uncompleted() else {
                     outcomes.append(.unchanged(message: "\(file.path): \(index + 1) is not done"))
                     continue
                 }
                 document.replaceContent(at: index, with: reopened)
-                outcomes.append(.changed(number: index + 1, line: reopened,
-                                         report: "\(TodoShContext.prefix(of: file.path)): \(index + 1) marked as not done."))
+                outcomes.append(.changed(number: index + 1, line: reopened, report: "\(prefix): \(index + 1) marked as not done."))
             }
         }
         return finish(outcomes, invocation)
@@ -231,42 +270,43 @@ enum TaskActions {
 
     /// `del NR [TERM]`: deletes the task (its line left blank so other line numbers stay, unless
     /// `-n`), after a confirmation unless `--force`; with TERM, removes TERM from the task (todo.sh's
-    /// basic-regex rule), refused when that would leave it empty or change its uid.
+    /// basic-regex rule), refused when that would leave no description or change its uid.
     static func delete(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
-        let usage = "\(invocation.programName) del NR|UID [TERM]"
-        guard arguments.count == 1 || arguments.count == 2 else { throw .usage("usage: \(usage)") }
+        var words = try positionals(arguments, "del", allowsForce: true, &invocation)
+        if words.count >= 2, words[1] == "--" { words.remove(at: 1) }
+        guard !words.isEmpty else { throw usageError("missing arguments", "del", invocation) }
+        guard words.count <= 2 else { throw usageError("too many arguments", "del", invocation) }
         let settings = TodoNameActions.settings(for: invocation)
         let file = TodoFileEdit(invocation)
-        let snapshot = try file.snapshot()
-        let target = try file.targets([arguments[0]], in: snapshot, invocation)[0]
+        let target = try file.targets([words[0]], in: try file.snapshot(), invocation)[0]
         let prefix = TodoShContext.prefix(of: file.path)
-        if arguments.count == 2 {
-            let term = Array(arguments[1].utf8)
-            guard !term.isEmpty else { throw .usage("the term is empty; usage: \(usage)") }
+        if words.count == 2 {
+            let term = Array(words[1].utf8)
+            guard !term.isEmpty else { throw usageError("the term is empty", "del", invocation) }
             var result: (number: Int, old: [UInt8], new: [UInt8]) = (0, [], [])
             try file.write { document throws(CLIError) in
                 let index = try target.locate(in: document, path: file.path)
                 let item = document.item(at: index)
                 let new = TodoShActions.removingTerm(term, from: Array(item.content))
                 guard new != Array(item.content) else {
-                    throw .failure("\(file.path): task \(target.address): '\(arguments[1])' not found; nothing removed")
+                    throw .failure("\(file.path): task \(target.address): '\(words[1])' not found; nothing removed")
                 }
                 let edited = TodoItem(new)
-                guard edited.isTask else {
-                    throw .failure("\(file.path): task \(target.address): removing '\(arguments[1])' would leave it empty; use '\(invocation.programName) del \(target.address)' to delete it")
+                guard edited.hasDescription else {
+                    throw .failure("\(file.path): task \(target.address): removing '\(words[1])' would leave it empty; use '\(invocation.programName) del \(target.address)' to delete it")
                 }
                 guard edited.uid == item.uid else {
-                    throw .failure("\(file.path): task \(target.address): removing '\(arguments[1])' would change its uid")
+                    throw .failure("\(file.path): task \(target.address): removing '\(words[1])' would change its uid")
                 }
                 document.replaceContent(at: index, with: new)
                 result = (index + 1, Array(item.content), new)
             }
             invocation.echoTask(result.number, result.old)
-            invocation.report("\(prefix): Removed '\(arguments[1])' from task.")
+            invocation.report("\(prefix): Removed '\(words[1])' from task.")
             invocation.echoTask(result.number, result.new)
             return 0
         }
-        if !settings.force {
+        if !(invocation.force || settings.force) {
             // todo.sh's confirmation: one byte from stdin (`echo y | todo del 3` works), the prompt
             // only on a terminal, and on stderr, so stdout stays the report.
             if ProcessContext.isTerminal(0) {

@@ -53,7 +53,7 @@ enum TodoNameActions {
              native: { invocation, arguments throws(CLIError) in try TaskActions.appendOrPrepend("prepend", arguments, &invocation) }),
         spec("replace", arguments: "NR|UID TEXT", summary: "Replace a task's text (completion, dates, priority and uid kept).",
              native: { invocation, arguments throws(CLIError) in try TaskActions.replace(arguments, &invocation) }),
-        spec("pri", aliases: ["p"], arguments: "NR|UID PRIORITY", summary: "Set a task's priority (A-Z).",
+        spec("pri", aliases: ["p"], arguments: "NR|UID PRIORITY [NR|UID PRIORITY ...]", summary: "Set a task's priority (A-Z).",
              native: { invocation, arguments throws(CLIError) in try TaskActions.prioritize(arguments, &invocation) }),
         spec("depri", aliases: ["dp"], arguments: "NR|UID...", summary: "Remove tasks' priorities.",
              native: { invocation, arguments throws(CLIError) in try TaskActions.deprioritize(arguments, &invocation) }),

@@ -27,7 +27,7 @@ enum UIDAction {
                 invocation.log("\(path): assigned \(changedLines.count) uid\(changedLines.count == 1 ? "" : "s")")
                 return 0
             }
-            let document = TodoDocument(bytes: try FileAccess.read(path))
+            let document = TodoDocument(bytes: try FileAccess.readIfExists(path) ?? [])
             let width = String(document.lineCount).count
             for index in 0..<document.lineCount {
                 let item = document.item(at: index)

@@ -3,7 +3,7 @@
 /// still processed, exit 1 at the end (todo.sh's rule for "already done").
 enum UndoAction {
     static let spec = ActionSpec(
-        name: "undo", aliases: ["undone"], arguments: "NR|UID [NR|UID ...]",
+        name: "undo", aliases: ["undone"], arguments: "NR|UID...",
         summary: "Mark completed tasks open again (restores the priority kept as pri:).",
         options: [], completes: .tasks,
         run: { invocation, arguments throws(CLIError) in try TaskActions.undo(arguments, &invocation) })
