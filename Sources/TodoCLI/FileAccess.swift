@@ -39,11 +39,16 @@ enum FileAccess {
         }
     }
 
-    /// Reads the whole file, or nil when it does not exist.
+    /// Reads the whole file, or nil when it does not exist. A symlink whose target is missing (an
+    /// unmounted disk, a moved sync folder) is a failure, not an empty file: listing it as "no
+    /// tasks" would hide the problem.
     static func readIfExists(_ path: String) throws(CLIError) -> [UInt8]? {
         do {
             return try FileSystem().read(path).bytes
         } catch .notFound {
+            if ProcessSpawning.kind(of: path, followingLinks: false) == .symbolicLink {
+                throw .failure("\(path): no such file (a symbolic link whose target is missing)")
+            }
             return nil
         } catch {
             throw .failure(error.description)

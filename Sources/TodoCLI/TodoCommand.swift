@@ -1,8 +1,19 @@
+import TodoFileSystem
 import TodoTxt
 
 /// The program: parses global options, dispatches to an action from `ActionTable`, and turns every
 /// error into one stderr line and an exit code.
 public enum TodoCommand {
+    /// The program's synopsis, as `--help` shows it and every command-line error ends.
+    static func synopsis(_ programName: String) -> String {
+        "\(programName) [-f FILE] [-q] [--color=always|never|auto] ACTION [ARGUMENTS]"
+    }
+
+    /// A usage error of the command line as a whole: `what; usage: SYNOPSIS`.
+    static func usageError(_ what: String, _ invocation: Invocation) -> CLIError {
+        .usage("\(what); usage: \(synopsis(invocation.programName))")
+    }
+
     /// The version printed by `--version`.
     public static let version = "0.1.0"
 
@@ -41,8 +52,13 @@ public enum TodoCommand {
            FileAccess.parseLockTimeout(timeout) == nil {
             throw .failure("TODO_LOCK_TIMEOUT: '\(timeout)' is not a number of seconds from 0 to 86400")
         }
-        if let configFile = invocation.configFile, !FileAccess.exists(configFile) {
-            throw .failure("\(configFile): no such config file (given with -d)")
+        if let configFile = invocation.configFile {
+            switch ProcessSpawning.kind(of: configFile) {
+            case .regular?, .characterDevice?: break
+            case .directory?: throw .failure("\(configFile): is a directory (given with -d as the config file)")
+            case nil: throw .failure("\(configFile): no such config file (given with -d)")
+            default: throw .failure("\(configFile): not a regular file (given with -d as the config file)")
+            }
         }
         if invocation.needsConfigForFiles || invocation.configFile != nil {
             invocation.configVariables = TodoNameActions.configVariables(invocation)
@@ -56,7 +72,7 @@ public enum TodoCommand {
             if let status = try TodoNameActions.runAddonIfPresent(name, Array(arguments[index...]), &invocation) {
                 return status
             }
-            throw .usage("unknown action '\(name)'; see '\(invocation.programName) --help'")
+            throw usageError("unknown action '\(name)'", invocation)
         }
         return try action.run(&invocation, Array(arguments[(index + 1)...]))
     }
@@ -73,20 +89,20 @@ public enum TodoCommand {
         case "--no-date": invocation.dateOnAddOption = false
         case "--force": invocation.force = true
         case "--file":
-            guard index < arguments.count else { throw .usage("option --file needs a file") }
+            guard index < arguments.count else { throw usageError("option --file needs a file", invocation) }
             invocation.fileOption = arguments[index]
             index += 1
         default:
             if argument.hasPrefix("--file=") {
                 invocation.fileOption = String(argument.dropFirst("--file=".count))
             } else if argument.hasPrefix("--color=") || argument.hasPrefix("--colour=") {
-                let value = String(argument.split(separator: "=", maxSplits: 1).last ?? "")
+                let value = String(argument.drop { $0 != "=" }.dropFirst())
                 guard let mode = Invocation.ColorMode(rawValue: value) else {
-                    throw .usage("--color takes always, never or auto, not '\(value)'")
+                    throw usageError("--color takes always, never or auto, not '\(value)'", invocation)
                 }
                 invocation.colorMode = mode
             } else {
-                throw .usage("unknown option \(argument); see '\(invocation.programName) --help'")
+                throw usageError("unknown option \(argument)", invocation)
             }
         }
         return nil
@@ -128,11 +144,11 @@ public enum TodoCommand {
                     value = arguments[index]
                     index += 1
                 } else {
-                    throw .usage("option -\(letter) needs \(letter == "f" ? "a file" : "a config file")")
+                    throw usageError("option -\(letter) needs \(letter == "f" ? "a file" : "a config file")", invocation)
                 }
                 if letter == "f" { invocation.fileOption = value } else { invocation.configFile = value }
             default:
-                throw .usage("unknown option -\(letter); see '\(invocation.programName) --help'")
+                throw usageError("unknown option -\(letter)", invocation)
             }
         }
         return nil

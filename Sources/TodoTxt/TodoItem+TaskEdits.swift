@@ -47,7 +47,7 @@ extension TodoItem {
 
     /// The identity that `text` (a fragment of a task, not a whole line) would give a task, read
     /// with the same tag grammar as a line's body.
-    static func identity(inFragment text: [UInt8]) -> String? {
+    public static func identity(inFragment text: [UInt8]) -> String? {
         // A word in front makes the parser read the whole fragment as body, never as a header.
         TodoItem([0x2D, 0x20] + text).uid
     }
@@ -160,6 +160,8 @@ extension TodoItem {
             out += replacement.bodyBytes
         }
         if let appendSavedPriority { out += Array(" pri:".utf8) + [appendSavedPriority.letter] }
+        // `(B) ` alone would leave the task with no description.
+        guard TodoItem(out).hasDescription else { throw .blankText }
         // The identity tag is kept as it was written (`uid:` stays `uid:` even when the text names
         // the same value as `uuid:`), unless the text repeats it exactly.
         if let identity = identityWord, replacement.identityWord?.bytes != identity.bytes { out += [0x20] + identity.bytes }

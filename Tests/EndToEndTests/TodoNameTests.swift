@@ -111,7 +111,7 @@ final class TodoNameTests: XCTestCase {
         let (_, environment) = home()
         let unknown = Spawn.todo(["frobnicate"], environment: environment)
         XCTAssertEqual(unknown.status, 2)
-        XCTAssertEqual(unknown.err, "todo: unknown action 'frobnicate'; see 'todo --help'\n")
+        XCTAssertEqual(unknown.err, "todo: unknown action 'frobnicate'; usage: todo [-f FILE] [-q] [--color=always|never|auto] ACTION [ARGUMENTS]\n")
         XCTAssertEqual(Spawn.todo(["--color=sometimes", "ls"], environment: environment).status, 2)
     }
 

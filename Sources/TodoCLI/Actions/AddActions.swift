@@ -10,7 +10,7 @@ enum AddActions {
         let usage = "\(invocation.programName) add TEXT"
         let text = TodoShActions.taskText(arguments)
         guard !TaskActions.isBlank(text) else { throw .usage("the task text is empty; usage: \(usage)") }
-        return try append([text], to: invocation.todoFilePath(), &invocation)
+        return try append([text], to: invocation.todoFilePath(), action: "add", &invocation)
     }
 
     /// `addm TEXT`: one task per line of TEXT; empty lines are skipped (as todo.sh does), a line of
@@ -19,43 +19,62 @@ enum AddActions {
         let usage = "\(invocation.programName) addm TEXT"
         let text = Array(arguments.joined(separator: " ").utf8)
         var lines: [[UInt8]] = []
-        for line in text.split(separator: 0x0A, omittingEmptySubsequences: true) {
-            let cleaned = line.map { $0 == 0x0D ? 0x20 : $0 }
+        for (number, line) in text.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            // A CR before the LF is part of the line break (text pasted from Windows).
+            let content = line.last == 0x0D ? line.dropLast() : line[...]
+            let cleaned = content.map { $0 == 0x0D ? 0x20 : $0 }
             if cleaned.isEmpty { continue }
             guard !TaskActions.isBlank(cleaned) else {
-                throw .usage("line \(lines.count + 1) of the text is blank; usage: \(usage)")
+                throw .usage("line \(number + 1) of the text is blank; usage: \(usage)")
             }
             lines.append(cleaned)
         }
         guard !lines.isEmpty else { throw .usage("the task text is empty; usage: \(usage)") }
-        return try append(lines, to: invocation.todoFilePath(), &invocation)
+        return try append(lines, to: invocation.todoFilePath(), action: "addm", &invocation)
     }
 
     /// `addto DEST TEXT`: DEST is a file in the todo file's directory, which must exist.
     static func addTo(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
         let usage = "\(invocation.programName) addto DEST TEXT"
-        guard arguments.count >= 2, !arguments[0].isEmpty else { throw .usage("usage: \(usage)") }
+        guard arguments.count >= 2 else { throw .usage("missing arguments; usage: \(usage)") }
+        guard !arguments[0].isEmpty else { throw .usage("the destination is empty; usage: \(usage)") }
         let text = TodoShActions.taskText(Array(arguments.dropFirst()))
         guard !TaskActions.isBlank(text) else { throw .usage("the task text is empty; usage: \(usage)") }
         let path = FileAccess.directoryName(of: invocation.todoFilePath()) + "/" + arguments[0]
         guard FileAccess.exists(path) else { throw .failure("\(path): no such file (addto adds to an existing file)") }
-        return try append([text], to: path, &invocation)
+        return try append([text], to: path, action: "addto", &invocation)
     }
 
     /// Appends the tasks for `texts` to `path` and reports each as todo.sh does (`N text`,
     /// `TODO: N added.`).
-    static func append(_ texts: [[UInt8]], to path: String, _ invocation: inout Invocation) throws(CLIError) -> Int32 {
+    static func append(_ texts: [[UInt8]], to path: String, action: String,
+                       _ invocation: inout Invocation) throws(CLIError) -> Int32 {
         let settings = TodoNameActions.settings(for: invocation)
         let creationDate = settings.dateOnAdd ? invocation.clock.today : nil
         let priorityOnAdd = Priority(settings.priorityOnAdd.uppercased())
-        let done = settings.uidOnAdd ? try FileAccess.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) } : nil
+        // A text that is only a header (`(A) `, `x 2025-11-01`: `todo add "(A) $task"` with an empty
+        // $task) is as empty as no text.
+        for text in texts where !TodoItem(TodoItem.newTaskLine(text, creationDate: creationDate, uid: nil)).hasDescription {
+            throw .usage("the task text is empty; usage: \(TaskActions.usage(action, invocation))")
+        }
+        let done = try FileAccess.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) }
         var added: [[UInt8]] = []
         let first = try FileAccess.appendLines(path, lockTimeout: invocation.lockTimeout) { existing throws(CLIError) in
             try TodoFileEdit.refuseConflictMarkers(existing, path: path)
             var document = TodoDocument(bytes: existing)
             var generator = UIDRandomness(environment: invocation.environment)
             added = []
+            let taken = UIDIndex(document)
             for text in texts {
+                // A uid the text gives itself must be free: a second holder would make it ambiguous.
+                if let given = TodoItem.identity(inFragment: text) {
+                    if let holder = taken.holders[given]?.first {
+                        throw .failure("\(path): uid \(given) is already task \(holder + 1)'s; leave it out for a fresh one")
+                    }
+                    if let done, UIDIndex(done).holders[given] != nil {
+                        throw .failure("\(path): uid \(given) is already held by a task in \(settings.doneFile)")
+                    }
+                }
                 var uid: String?
                 if settings.uidOnAdd {
                     uid = UID.generate(using: &generator, unusedIn: document, and: done ?? TodoDocument(bytes: []))

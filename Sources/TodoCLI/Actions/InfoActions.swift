@@ -27,7 +27,7 @@ enum HelpAction {
         var lines = [
             "\(programName): keep a todo.txt file, safely.",
             "",
-            "usage: \(programName) [-f FILE] [-q] [--color=always|never|auto] ACTION [ARGUMENTS]",
+            "usage: \(TodoCommand.synopsis(programName))",
             "",
             "actions:",
         ]

@@ -51,6 +51,38 @@ struct BasicRegex: Sendable {
         groupCount = parser.groupCount
     }
 
+    /// Whether `pattern` opens a bracket expression it never closes (`[ab`), which GNU grep rejects
+    /// ("Unmatched ["). A `]` right after `[` or `[^` is a member, not the end; `\[` is a literal.
+    static func hasUnmatchedBracket(_ pattern: [UInt8]) -> Bool {
+        var index = 0
+        while index < pattern.count {
+            switch pattern[index] {
+            case 0x5C:
+                index += 2
+            case 0x5B:
+                var end = index + 1
+                if end < pattern.count, pattern[end] == 0x5E { end += 1 }
+                if end < pattern.count, pattern[end] == 0x5D { end += 1 }
+                while end < pattern.count, pattern[end] != 0x5D {
+                    // `[:alpha:]`, `[.x.]`, `[=x=]` inside a bracket: skip to their own close.
+                    if pattern[end] == 0x5B, end + 1 < pattern.count, [0x3A, 0x2E, 0x3D].contains(pattern[end + 1]) {
+                        let kind = pattern[end + 1]
+                        var close = end + 2
+                        while close + 1 < pattern.count, !(pattern[close] == kind && pattern[close + 1] == 0x5D) { close += 1 }
+                        end = close + 2
+                        continue
+                    }
+                    end += 1
+                }
+                guard end < pattern.count else { return true }
+                index = end + 1
+            default:
+                index += 1
+            }
+        }
+        return false
+    }
+
     /// Whether the pattern matches anywhere in `text`.
     func matches(_ text: [UInt8]) -> Bool {
         if let plainText {

@@ -27,7 +27,7 @@ extension TodoShListing {
     }
 
     static func listSigils(_ sigil: UInt8, terms: [String], _ context: TodoShContext) throws(TodoShExit) {
-        let filters = TermFilter(terms, plainText: context.settings.plainTextTerms)
+        let filters = try TermFilter(checking: terms, context)
         let settings = context.settings
         let before = settings.sigilBeforePattern.isEmpty
             ? nil : BasicRegex(bytes: [0x5E] + Array(settings.sigilBeforePattern.utf8), ignoreCase: false)

@@ -134,10 +134,16 @@ enum TodoShListing {
             path = source
         } else if isFile(directory + "/" + source + ".txt") {
             path = directory + "/" + source + ".txt"
+        } else if context.settings.personality == .todo {
+            // Under `todo`: the file as given (relative to the todo directory), and why it cannot be listed.
+            let named = source.hasPrefix("/") ? source : directory + "/" + source
+            let kind = ProcessSpawning.kind(of: named)
+            throw context.fail(.failure(kind == .directory ? "\(named): is a directory" : "\(named): no such file"))
         } else {
             throw context.die("TODO: File \(source) does not exist.")
         }
         guard isFile(path) else { throw context.die("TODO: File \(source) does not exist.") }
+        if context.settings.personality == .todo { _ = try context.bytes(path) }
         try listFile(path: path, label: source, terms: Array(arguments.dropFirst()), context)
         return 0
     }
@@ -195,15 +201,25 @@ enum TodoShListing {
         if context.settings.modernListing {
             lines.droppingTerminatorsAndMark(fileStarts: [0, todoCount])
         }
-        let doneCount = lines.count - todoCount
+        var doneCount = lines.count - todoCount
         let width = digits(todoCount)
-        let filters = TermFilter(arguments, plainText: context.settings.plainTextTerms)
+        let filters = try TermFilter(checking: arguments, context)
+        // Under `todo`, totals count tasks (not blank lines) and hidden tasks need `-a`, as in `ls`.
+        let modern = context.settings.modernListing
+        let hideHidden = modern && !context.settings.showHidden
+        let today = context.clock.today
+        var todoTotal = todoCount
+        if modern {
+            todoTotal = (0..<todoCount).filter { !isBlank(lines.text($0)) }.count
+            doneCount = (todoCount..<lines.count).filter { !isBlank(lines.text($0)) }.count
+        }
         var entries: [Entry] = []
         var todoShown = 0, doneShown = 0
         var scratch: [UInt8] = []
         for index in 0..<lines.count {
             let text = lines.text(index)
             if isBlank(text) { continue }
+            if hideHidden && isHiddenTask(text, today: today) { continue }
             let isTodo = index < todoCount
             let range = lines.ranges[index]
             let entry = Entry(number: isTodo ? index + 1 : 0, filterNumber: index + 1, start: range.start, length: range.length)
@@ -219,9 +235,9 @@ enum TodoShListing {
         try render(entries, lines.bytes, width: width, quiet)
         if context.settings.verbose > 0 {
             context.say("--")
-            context.say("\(TodoShContext.prefix(of: context.settings.todoFile)): \(todoShown) of \(todoCount) tasks shown")
+            context.say("\(TodoShContext.prefix(of: context.settings.todoFile)): \(todoShown) of \(todoTotal) tasks shown")
             context.say("\(TodoShContext.prefix(of: context.settings.doneFile)): \(doneShown) of \(doneCount) tasks shown")
-            context.say("total \(todoShown + doneShown) of \(todoCount + doneCount) tasks shown")
+            context.say("total \(todoShown + doneShown) of \(todoTotal + doneCount) tasks shown")
         }
         return 0
     }
@@ -252,6 +268,20 @@ enum TodoShListing {
                     terms.append((BasicRegex(term, ignoreCase: true), exclude))
                 }
             }
+        }
+
+        /// The terms of a listing under either name; under `todo` a term that is not a valid basic
+        /// regex (an unmatched `[`) is a usage error rather than a silently empty listing.
+        init(checking arguments: [String], _ context: TodoShContext) throws(TodoShExit) {
+            if context.settings.personality == .todo {
+                for argument in arguments {
+                    let term = argument.hasPrefix("-") ? String(argument.dropFirst()) : argument
+                    if BasicRegex.hasUnmatchedBracket(Array(term.utf8)) {
+                        throw context.fail(.usage("'\(term)' is not a valid search term: unmatched ["))
+                    }
+                }
+            }
+            self.init(arguments, plainText: context.settings.plainTextTerms)
         }
 
         /// `. [ ] * ^ $ \`: a term holding one keeps todo.sh's basic-regex meaning.
@@ -289,7 +319,7 @@ enum TodoShListing {
         if context.settings.modernListing { lines.droppingTerminatorsAndMark() }
         warnOfConflictMarkers(lines.bytes, path: path, context)
         let width = digits(lines.count)
-        let filters = TermFilter(terms, plainText: context.settings.plainTextTerms)
+        let filters = try TermFilter(checking: terms, context)
         let hideHidden = context.settings.modernListing && !context.settings.showHidden
         let today = context.clock.today
         var entries: [Entry] = []
