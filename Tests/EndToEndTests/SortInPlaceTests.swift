@@ -93,6 +93,24 @@ final class SortInPlaceTests: XCTestCase {
         return Spawn.run(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", Spawn.todo] + arguments)
     }
 
+    /// Reading commands under `todo` fail on a file they cannot read, as writers do: an empty listing
+    /// with exit 0 would tell the user their tasks are gone. (Before: `0 of 0 tasks shown`, exit 0.)
+    func testUnreadableFileFailsEveryReadingCommand() throws {
+        let directory = Spawn.makeTemporaryDirectory()
+        chmod(directory, 0o777)
+        let path = directory + "/todo.txt"
+        Files.write(path, "(A) secret task +p @c\n")
+        chmod(path, 0o000)
+        for action in [["ls"], ["lsa"], ["lsp"], ["listproj"], ["listcon"], ["ls", "secret"], ["uid"], ["export"],
+                       ["sort", "--check"], ["do", "1"]] {
+            let result = try todoAsNobody(["-f", path] + action)
+            XCTAssertEqual(result.status, 1, "\(action): \(result.out) \(result.err)")
+            XCTAssertTrue(result.err.hasPrefix("todo: ") && result.err.contains("todo.txt: Permission denied"), "\(action): \(result.err)")
+            XCTAssertEqual(result.err.filter { $0 == "\n" }.count, 1, "\(action): \(result.err)")
+            XCTAssertFalse(result.out.contains("tasks shown"), "\(action) printed a listing: \(result.out)")
+        }
+    }
+
     func testReadOnlyFileFailsCleanly() throws {
         let directory = Spawn.makeTemporaryDirectory()
         chmod(directory, 0o777)
