@@ -24,7 +24,7 @@ struct TodoFileEdit {
         return TodoDocument(bytes: bytes)
     }
 
-    /// The failure for a file holding an unresolved conflict block (docs/conflict-markers.md).
+    /// The failure for a file holding an unresolved conflict block (docs/todo-command.md, "Unresolved conflict markers").
     static func refuseConflictMarkers(_ bytes: [UInt8], path: String) throws(CLIError) {
         if let line = ConflictMarkers.firstBlockLine(in: bytes) { throw .failure(conflictMessage(path: path, line: line)) }
     }
@@ -36,7 +36,7 @@ struct TodoFileEdit {
 
     /// Every address resolved in `document` before anything is written: one unknown address fails
     /// the whole command with nothing changed. A uid held by several lines is acted on at its owner
-    /// (docs/format.md, "Stable ids") and reported on stderr.
+    /// (docs/todo-command.md, "Addressing a task") and reported on stderr.
     func targets(_ addresses: [String], in document: TodoDocument, _ invocation: Invocation) throws(CLIError) -> [TaskTarget] {
         var targets: [TaskTarget] = []
         let index = UIDIndex(document)

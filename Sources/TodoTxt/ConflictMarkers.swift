@@ -3,7 +3,7 @@
 ///
 /// A file holding them is two versions of some tasks at once: sorting it would move the versions
 /// apart and leave empty markers behind, and any edit would be made to one version only. So every
-/// writer refuses such a file until the user has resolved the block (docs/conflict-markers.md).
+/// writer refuses such a file until the user has resolved the block (docs/todo-command.md, "Unresolved conflict markers").
 ///
 /// A block counts only when complete: a line that starts with seven `<` (then a space or the line's
 /// end), and after it a line that starts with seven `>` (likewise). A lone `=======` line is

@@ -5,7 +5,7 @@ public enum TaskEditError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The line is blank: there is no task to edit.
     case notATask
     /// The text carries a `uid:` (or `uuid:`) while the task already has another identity; a task's
-    /// identity never changes (docs/format.md, "Stable ids").
+    /// identity never changes (docs/todo-command.md, "Addressing a task").
     case changesUID(existing: String, given: String)
     /// The text repeats the task's own uid: it would add a second copy of the tag.
     case repeatsUID(String)

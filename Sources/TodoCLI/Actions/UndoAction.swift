@@ -1,5 +1,5 @@
 /// `todo undo NR...` (alias `undone`): marks completed tasks open again, restoring the priority
-/// kept in `pri:` (docs/format.md). A task that is not done is a soft error: reported, the others
+/// kept in `pri:` (docs/todo-command.md). A task that is not done is a soft error: reported, the others
 /// still processed, exit 1 at the end (todo.sh's rule for "already done").
 enum UndoAction {
     static let spec = ActionSpec(
