@@ -7,6 +7,14 @@ public enum CLIError: Error, Equatable, Sendable {
     /// Not an error to print, just a status: `--check` found an unsorted file, a merge conflict.
     case status(Int32)
 
+    /// The message without the program name (`FILE: what`), for wrapping in a longer one.
+    var text: String {
+        switch self {
+        case .usage(let text), .failure(let text): return text
+        case .status(let code): return "exit status \(code)"
+        }
+    }
+
     /// The exit code for this error (cli.md: 1 failure, 2 usage).
     var exitCode: Int32 {
         switch self {

@@ -77,6 +77,14 @@ enum FileAccess {
         try replace(path, createIfMissing: createIfMissing, fileSystem: FileSystem(), transform).get()
     }
 
+    /// A replacement whose new content may be pieces of the old (`ReplacementContent.pieces`), for a
+    /// caller that already holds the lock of `path` (archive). A file holding a NUL byte is refused.
+    @discardableResult
+    static func replaceHoldingLock(_ path: String,
+                                   content: ([UInt8]) throws(CLIError) -> ReplacementContent?) throws(CLIError) -> Bool {
+        try replace(path, options: ReplaceOptions(refusesNULBytes: true), fileSystem: FileSystem(), content).get()
+    }
+
     /// Runs `body` holding the writers' lock of `path`, waiting at most `timeout` for it. Several
     /// steps that must not interleave with another todo process (archive: append to done, then
     /// replace todo) run inside one `withLock`.
@@ -112,7 +120,9 @@ enum FileAccess {
 
     private static func replace(_ path: String, createIfMissing: Bool, fileSystem: FileSystem,
                                 _ transform: ([UInt8]) throws(CLIError) -> [UInt8]?) -> Result<Bool, CLIError> {
-        replace(path, options: ReplaceOptions(createIfMissing: createIfMissing), fileSystem: fileSystem) {
+        // Every writer refuses a file holding a NUL byte: a todo file never has one, so it is a
+        // binary file given by mistake (docs/todo-command.md, "Errors").
+        replace(path, options: ReplaceOptions(createIfMissing: createIfMissing, refusesNULBytes: true), fileSystem: fileSystem) {
             (old: [UInt8]) throws(CLIError) -> ReplacementContent? in
             try transform(old).map { .bytes($0) }
         }
@@ -136,6 +146,13 @@ enum FileAccess {
         }
     }
 
+    /// The failure for a file holding a NUL byte, as the file layer words it for a replacement.
+    static func refuseNULBytes(_ bytes: [UInt8], path: String) throws(CLIError) {
+        if let offset = FileSystem.firstNUL(in: bytes) {
+            throw .failure(FileSystemError.holdsNUL(path: path, line: FileSystem.lineNumber(ofOffset: offset, in: bytes)).description)
+        }
+    }
+
     /// Appends the lines `makeLines` returns for the file's current bytes (read under the writers'
     /// lock, a missing file counting as empty and then created) and fsyncs them before returning:
     /// an append, never a rewrite, so a concurrent appender or editor loses nothing.
@@ -147,6 +164,7 @@ enum FileAccess {
                             _ makeLines: ([UInt8]) throws(CLIError) -> [[UInt8]]) throws(CLIError) -> Int {
         try withLock(path, timeout: lockTimeout) { () throws(CLIError) -> Int in
             let existing = try readIfExists(path) ?? []
+            try refuseNULBytes(existing, path: path)
             let lines = try makeLines(existing)
             let facts = TodoShContext.lineFacts(existing)
             let dominant: [UInt8] = facts.allCRLF ? [0x0D, 0x0A] : [0x0A]
@@ -173,12 +191,17 @@ enum FileAccess {
     static func appendLinesDurably(_ path: String, _ lines: [[UInt8]],
                                    terminatorOfNewFile: LineTerminator = .lf) throws(CLIError) {
         let existing = try readIfExists(path) ?? []
+        try refuseNULBytes(existing, path: path)
         try TodoFileEdit.refuseConflictMarkers(existing, path: path)
         let document = TodoDocument(bytes: existing)
         let terminator = (document.endsWithTerminator || document.lineCount > 1 ? document.dominantTerminator
                                                                                   : terminatorOfNewFile).bytes
         var bytes: [UInt8] = []
-        for line in lines { bytes += line + terminator }
+        bytes.reserveCapacity(lines.reduce(0) { $0 + $1.count + terminator.count })
+        for line in lines {
+            bytes += line
+            bytes += terminator
+        }
         do {
             try FileSystem().appendDurably(path, bytes, options: AppendOptions(startOnNewLine: true, createIfMissing: true))
         } catch {

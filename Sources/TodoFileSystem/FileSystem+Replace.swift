@@ -533,7 +533,7 @@ extension FileSystem {
     }
 
     /// The offset of the first NUL byte of `bytes`, if any (`memchr`).
-    static func firstNUL(in bytes: [UInt8]) -> Int? {
+    public static func firstNUL(in bytes: [UInt8]) -> Int? {
         bytes.withUnsafeBytes { raw -> Int? in
             guard let base = raw.baseAddress, let found = memchr(base, 0, raw.count) else { return nil }
             return UnsafeRawPointer(found) - base
@@ -541,7 +541,7 @@ extension FileSystem {
     }
 
     /// The 1-based number of the line holding byte `offset` of `bytes`.
-    static func lineNumber(ofOffset offset: Int, in bytes: [UInt8]) -> Int {
+    public static func lineNumber(ofOffset offset: Int, in bytes: [UInt8]) -> Int {
         bytes[..<offset].reduce(1) { $1 == newline ? $0 + 1 : $0 }
     }
 

@@ -6,12 +6,27 @@
 /// (a simulated concurrent writer) just before it.
 public struct FileSystem: Sendable {
     let system: System
+    /// The largest file read or replaced, in bytes: a larger one is refused (`FileSystemError.tooLarge`)
+    /// after one `fstat`, before any byte is read, so a huge or sparse file given by mistake costs
+    /// neither time nor memory.
+    public let sizeLimit: Int64
 
-    /// The real file system.
-    public init() { system = System(calls: .live) }
+    /// The default size limit: 1 GiB, a thousand times a large todo file.
+    public static let defaultSizeLimit: Int64 = 1 << 30
+
+    /// The real file system, with the size limit of `TODO_MAX_FILE_SIZE` (bytes) when that is set
+    /// to a positive number, else `defaultSizeLimit`.
+    public init() {
+        system = System(calls: .live)
+        sizeLimit = ProcessContext.environmentValue("TODO_MAX_FILE_SIZE").flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
+            ?? FileSystem.defaultSizeLimit
+    }
 
     /// A file system whose every call goes through `syscalls` (fault injection, fakes).
-    package init(syscalls: Syscalls) { system = System(calls: syscalls) }
+    package init(syscalls: Syscalls, sizeLimit: Int64 = FileSystem.defaultSizeLimit) {
+        system = System(calls: syscalls)
+        self.sizeLimit = sizeLimit
+    }
 
     /// The byte `\n`, which ends every line that has an ending.
     static let newline = UInt8(ascii: "\n")
@@ -99,6 +114,9 @@ public struct FileSystem: Sendable {
         case .regular: break
         case .directory: throw .isDirectory(path: path)
         case .symbolicLink, .other: throw .notRegularFile(path: path)
+        }
+        guard status.identity.size <= sizeLimit else {
+            throw .tooLarge(path: path, size: status.identity.size, limit: sizeLimit)
         }
         do {
             // The hint is capped so that a huge sparse file cannot make us allocate its nominal size up front.

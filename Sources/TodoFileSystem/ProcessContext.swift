@@ -27,6 +27,11 @@ public enum ProcessContext {
         return result
     }
 
+    /// One variable of the process environment, or nil when it is unset.
+    public static func environmentValue(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
     /// Seconds since the epoch, now.
     public static func now() -> Int {
         Int(time(nil))

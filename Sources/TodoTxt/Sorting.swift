@@ -183,6 +183,28 @@ extension TodoDocument {
     }
 }
 
+extension TodoDocument {
+    /// The file split for archiving, without building a document: `kept` is the BOM and the runs of
+    /// open lines (blank lines included) in file order, `completed` the runs of completed lines in
+    /// file order; both as ranges of `bytes`, terminators included, so `kept` concatenated is the
+    /// file without its completed lines, byte for byte. Completed as in `sortedPieces`.
+    ///
+    /// nil when the last line has no terminator (callers fall back to a `TodoDocument`).
+    /// Complexity: O(n) with the vector scan of `sortedPieces`; open lines cost no per-line work.
+    public static func completedRuns(_ bytes: [UInt8]) -> (kept: [Range<Int>], completed: [Range<Int>])? {
+        guard let last = bytes.last, last == 0x0A else { return bytes.isEmpty ? ([], []) : nil }
+        let begin = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+        guard begin < bytes.count else { return ([0..<bytes.count], []) }
+        var sinker = CompletedLineSinker(begin: begin)
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            sinker.scan(base, count: buffer.count)
+        }
+        if sinker.openStart < bytes.count { sinker.open.append(sinker.openStart..<bytes.count) }
+        return ((begin > 0 ? [0..<begin] : []) + sinker.open, sinker.done)
+    }
+}
+
 /// The state of `piecesSinkingCompletedLines`: the runs found so far.
 private struct CompletedLineSinker {
     let begin: Int

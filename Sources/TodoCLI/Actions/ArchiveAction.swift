@@ -1,13 +1,19 @@
+import TodoFileSystem
 import TodoTxt
 
 /// `todo archive [FILE]`: completed tasks move from the todo file to the done file.
 ///
 /// Order of writes, so that a crash can duplicate a task but never lose one: the completed lines are
 /// first appended to the done file and fsynced; only then is the todo file replaced without them.
-/// The replacement removes exactly the lines that were appended (matched by content, as a multiset),
+/// The replacement removes exactly the lines that were archived (matched by content, as a multiset),
 /// so a task completed by another writer in between stays in the todo file for the next archive.
 /// Blank lines stay where they are (todo.sh deletes them; here line numbers of open tasks only shift
 /// by the archived lines).
+///
+/// Idempotent: a task already at the end of the done file (the same line, or a completed task with
+/// the same uid, among its last lines) is not appended again. A run stopped between the two writes
+/// (a kill, a full disk) leaves the tasks in both files; the next run removes them from the todo
+/// file without a second copy in the done file (docs/todo-command.md, "Archive").
 enum ArchiveAction {
     static let spec = ActionSpec(
         name: "archive", aliases: [], arguments: "[FILE]",
@@ -26,7 +32,14 @@ enum ArchiveAction {
                 invocation.log("\(todoPath): no completed tasks to archive")
             } else {
                 if !invocation.quiet {
-                    for line in archived { invocation.io.writeOutput(invocation.displayed(line) + [0x0A]) }
+                    // One write for all the lines: 60,000 archived tasks are 60,000 lines.
+                    var output: [UInt8] = []
+                    output.reserveCapacity(archived.reduce(0) { $0 + $1.count + 1 })
+                    for line in archived {
+                        output += invocation.io.outputIsTerminal ? invocation.displayed(line) : line
+                        output.append(0x0A)
+                    }
+                    invocation.io.writeOutput(output)
                 }
                 invocation.log("archived \(archived.count) completed task\(archived.count == 1 ? "" : "s") to \(donePath)")
             }
@@ -36,27 +49,145 @@ enum ArchiveAction {
     /// Moves completed tasks; returns the archived lines' contents, in file order. The caller holds
     /// the todo file's lock.
     static func archive(todoPath: String, donePath: String) throws(CLIError) -> [[UInt8]] {
-        let bytes = try FileAccess.read(todoPath)
-        try TodoFileEdit.refuseConflictMarkers(bytes, path: todoPath)
-        let snapshot = TodoDocument(bytes: bytes)
-        let completed = (0..<snapshot.lineCount).filter { snapshot.item(at: $0).isCompleted }
-        guard !completed.isEmpty else { return [] }
-        let lines = completed.map { Array(snapshot.content(at: $0)) }
-        try FileAccess.appendLinesDurably(donePath, lines, terminatorOfNewFile: snapshot.dominantTerminator)
-        try FileAccess.updateHoldingLock(todoPath) { current throws(CLIError) in
-            try TodoFileEdit.refuseConflictMarkers(current, path: todoPath)
-            var document = TodoDocument(bytes: current)
-            var pending: [[UInt8]: Int] = [:]
-            for line in lines { pending[line, default: 0] += 1 }
-            for index in (0..<document.lineCount).reversed() {
-                let content = Array(document.content(at: index))
-                if let count = pending[content], count > 0, document.item(at: index).isCompleted {
-                    pending[content] = count - 1
-                    document.removeLine(at: index)
-                }
+        let snapshot = try FileAccess.read(todoPath)
+        try FileAccess.refuseNULBytes(snapshot, path: todoPath)
+        try TodoFileEdit.refuseConflictMarkers(snapshot, path: todoPath)
+        let plan = ArchivePlan(snapshot)
+        guard !plan.lines.isEmpty else { return [] }
+        let newLines = notYetArchived(plan.lines, doneBytes: try FileAccess.readIfExists(donePath) ?? [])
+        if !newLines.isEmpty {
+            do {
+                try FileAccess.appendLinesDurably(donePath, newLines, terminatorOfNewFile: plan.terminator)
+            } catch {
+                throw .failure("\(error.text); nothing archived: \(todoPath) and \(donePath) are as they were")
             }
-            return document.rendered()
         }
-        return lines
+        do {
+            try FileAccess.replaceHoldingLock(todoPath) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
+                try TodoFileEdit.refuseConflictMarkers(current, path: todoPath)
+                if let kept = plan.kept, ProcessSpawning.sameBytes(current, snapshot) { return .pieces(kept) }
+                return .bytes(removing(plan.lines, from: current))
+            }
+        } catch {
+            let count = plan.lines.count
+            throw .failure("\(error.text); the \(count) completed task\(count == 1 ? " is" : "s are") in \(donePath) and still in \(todoPath): run archive again to finish (nothing is appended twice)")
+        }
+        return plan.lines
+    }
+
+    /// What one archive moves: the completed lines' contents and, when the file ends with a line
+    /// break, the kept part of the file as pieces of it (written without building it).
+    struct ArchivePlan {
+        var lines: [[UInt8]] = []
+        var kept: [Range<Int>]?
+        var terminator: LineTerminator = .lf
+
+        init(_ bytes: [UInt8]) {
+            if let runs = TodoDocument.completedRuns(bytes) {
+                kept = runs.kept
+                for run in runs.completed {
+                    var start = run.lowerBound
+                    for index in run where bytes[index] == 0x0A {
+                        let end = index > start && bytes[index - 1] == 0x0D ? index - 1 : index
+                        lines.append(Array(bytes[start..<end]))
+                        start = index + 1
+                    }
+                }
+                // A new done file gets the todo file's line ending, read off its first line (the
+                // file ends with LF, so there is one).
+                if let lineFeed = bytes.firstIndex(of: 0x0A), lineFeed > 0, bytes[lineFeed - 1] == 0x0D { terminator = .crlf }
+                return
+            }
+            let document = TodoDocument(bytes: bytes)
+            terminator = document.dominantTerminator
+            for index in 0..<document.lineCount where document.item(at: index).isCompleted {
+                lines.append(Array(document.content(at: index)))
+            }
+        }
+    }
+
+    /// `lines` without those already at the end of the done file: among its last `lines.count`
+    /// lines, the same line, or a completed task with the same uid, each match used once.
+    ///
+    /// An interrupted archive leaves its batch at the very end of the done file, so the done file's
+    /// last line decides cheaply whether anything can repeat: unless it is a completed task that
+    /// equals one of `lines` or shares its uid, nothing is searched (the usual case costs one parse
+    /// and a byte search, never a hash of the done file).
+    static func notYetArchived(_ lines: [[UInt8]], doneBytes: [UInt8]) -> [[UInt8]] {
+        let tail = lastLines(of: doneBytes, count: lines.count)
+        guard let last = tail.last else { return lines }
+        let lastItem = TodoItem(last)
+        guard lastItem.isCompleted else { return lines }
+        let lastUID = lastItem.uid
+        let uidBytes = lastUID.map { Array($0.utf8) }
+        let mayRepeat = lines.contains { line in
+            line[...] == last || (uidBytes.map { contains(line, $0) } == true && TodoItem(line).uid == lastUID)
+        }
+        guard mayRepeat else { return lines }
+        var sameLine: [ArraySlice<UInt8>: Int] = [:]
+        var sameUID: [String: Int] = [:]
+        for content in tail {
+            let item = TodoItem(content)
+            guard item.isTask else { continue }
+            sameLine[content, default: 0] += 1
+            if item.isCompleted, let uid = item.uid { sameUID[uid, default: 0] += 1 }
+        }
+        return lines.filter { line in
+            if let count = sameLine[line[...]], count > 0 {
+                sameLine[line[...]] = count - 1
+                return false
+            }
+            if !sameUID.isEmpty, let uid = TodoItem(line).uid, let count = sameUID[uid], count > 0 {
+                sameUID[uid] = count - 1
+                return false
+            }
+            return true
+        }
+    }
+
+    /// The contents of the last `count` lines of `bytes` (terminators dropped), in order, found from
+    /// the end without splitting the whole file.
+    static func lastLines(of bytes: [UInt8], count: Int) -> [ArraySlice<UInt8>] {
+        guard !bytes.isEmpty else { return [] }
+        var lines: [ArraySlice<UInt8>] = []
+        var end = bytes.count
+        if bytes[end - 1] == 0x0A { end -= 1 }
+        while lines.count < count {
+            var start = end
+            while start > 0, bytes[start - 1] != 0x0A { start -= 1 }
+            let contentEnd = end > start && bytes[end - 1] == 0x0D ? end - 1 : end
+            lines.append(bytes[start..<contentEnd])
+            if start == 0 { break }
+            end = start - 1
+        }
+        return lines.reversed()
+    }
+
+    /// Whether `needle` occurs in `haystack`.
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, haystack.count >= needle.count else { return false }
+        var index = 0
+        while let found = haystack[index...].firstIndex(of: first), found + needle.count <= haystack.count {
+            if haystack[found..<(found + needle.count)].elementsEqual(needle) { return true }
+            index = found + 1
+        }
+        return false
+    }
+
+    /// `bytes` without one completed line per entry of `lines` (a multiset): the todo file as another
+    /// writer left it, minus exactly what was archived.
+    static func removing(_ lines: [[UInt8]], from bytes: [UInt8]) -> [UInt8] {
+        var pending: [[UInt8]: Int] = [:]
+        for line in lines { pending[line, default: 0] += 1 }
+        var document = TodoDocument(bytes: bytes)
+        document.removeLines { line in
+            // Only a line starting with `x` (or with a BOM of its own) can be completed.
+            guard line.count >= 2, line[0] == 0x78 || line[0] == 0xEF else { return false }
+            let content = Array(line)
+            guard TodoItem(content).isCompleted, let count = pending[content], count > 0 else { return false }
+            pending[content] = count - 1
+            return true
+        }
+        return document.rendered()
     }
 }
