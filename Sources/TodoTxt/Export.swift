@@ -51,7 +51,8 @@ extension TodoDocument {
     }
 }
 
-/// A minimal JSON writer: strings escaped per RFC 8259 (control characters as \u00XX).
+/// A minimal JSON writer: strings escaped per RFC 8259, plus the C1 controls (control characters as
+/// \u00xx).
 struct JSONWriter {
     var bytes: [UInt8] = []
 
@@ -70,21 +71,38 @@ struct JSONWriter {
         bytes.append(0x5D)
     }
 
+    /// Writes `text` as a JSON string.
+    ///
+    /// Escaped: `"` and `\`, LF/CR/TAB by their short forms, every other C0 control (U+0000–U+001F)
+    /// and every C1 control (U+0080–U+009F) as `\u00xx` with lowercase hex, as for C0. RFC 8259 only
+    /// requires the C0 ones, but raw C1 controls are invisible, a terminal may act on them (U+009B is
+    /// CSI) and some consumers reject them; escaped, every control in the output is visible ASCII.
+    /// Everything else is copied as UTF-8.
     mutating func string(_ text: String) {
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
         bytes.append(0x22)
-        for byte in text.utf8 {
+        var utf8 = text.utf8.makeIterator()
+        while let byte = utf8.next() {
             switch byte {
             case 0x22: bytes += [0x5C, 0x22]
             case 0x5C: bytes += [0x5C, 0x5C]
             case 0x0A: bytes += [0x5C, 0x6E]
             case 0x0D: bytes += [0x5C, 0x72]
             case 0x09: bytes += [0x5C, 0x74]
-            case 0..<0x20:
-                bytes += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            case 0..<0x20: escapeControl(byte)
+            case 0xC2:
+                // U+0080–U+00BF are C2 80–C2 BF in UTF-8 (a `String` is valid UTF-8, so a second
+                // byte follows): the C1 controls are C2 80–C2 9F, and the second byte is the code point.
+                guard let second = utf8.next() else { bytes.append(byte); break }
+                if (0x80...0x9F).contains(second) { escapeControl(second) } else { bytes += [byte, second] }
             default: bytes.append(byte)
             }
         }
         bytes.append(0x22)
+    }
+
+    /// Appends `\u00xx` for the code point `scalar` (below U+0100), in lowercase hex.
+    private mutating func escapeControl(_ scalar: UInt8) {
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        bytes += Array("\\u00".utf8) + [hex[Int(scalar >> 4)], hex[Int(scalar & 0xF)]]
     }
 }

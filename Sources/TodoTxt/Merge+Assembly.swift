@@ -310,6 +310,11 @@ struct MergeAssembler {
 
     /// Renders units with the layout of `layout` (OURS or the file), falling back to `fallback`'s when
     /// the layout file has no lines.
+    ///
+    /// Invariant: the rendered document has exactly one line per unit line. The final newline follows
+    /// the layout, except that an empty last line always gets a terminator: without one it would render
+    /// as nothing and vanish when read back, dropping a blank line a side kept or added (as
+    /// `TodoDocument.reorder` does, the line count wins over the final-newline state).
     static func render(_ units: [MergeUnit], layout: TodoDocument, fallback: TodoDocument) -> TodoDocument {
         let source = layout.lineCount > 0 ? layout : fallback
         let dominant = source.dominantTerminator
@@ -320,7 +325,7 @@ struct MergeAssembler {
         for (position, line) in lines.enumerated() {
             out.append(contentsOf: line.content)
             let isLast = position == lines.count - 1
-            if isLast && !endsWithTerminator { break }
+            if isLast && !endsWithTerminator && !line.content.isEmpty { break }
             var terminator = line.terminator ?? dominant
             if terminator == .none { terminator = dominant }
             if terminator == .lf && line.content.last == 0x0D { terminator = .crlf }

@@ -158,7 +158,8 @@ extension TodoMerge {
     /// OURS, or a sorted BASE, holds a completed task), the result is stably partitioned the same way;
     /// a conflict block counts as OURS' version. BOM, final newline and line endings follow OURS:
     /// OURS' lines keep their terminators, other lines take OURS' dominant one. When OURS has no lines
-    /// these follow THEIRS (a BOM in OURS is still kept).
+    /// these follow THEIRS (a BOM in OURS is still kept). An empty last line always keeps a terminator,
+    /// even when OURS has no final newline: without one it would not be a line at all.
     ///
     /// - Parameter markerSize: the length of the conflict markers (git passes it as `%L`), at least 1.
     /// - Complexity: O(n) expected in the total number of lines.

@@ -80,6 +80,56 @@ import Testing
         #expect((object["tags"] as? [String: [String]])?["k"] == ["\"v\""])
     }
 
+    /// The UTF-8 encoding of every C1 control, U+0080–U+009F: C2 80 … C2 9F.
+    static let c1Controls: [[UInt8]] = (UInt8(0x80)...0x9F).map { [0xC2, $0] }
+
+    /// Whether `bytes` holds `part` as a contiguous run.
+    static func contains(_ bytes: [UInt8], _ part: [UInt8]) -> Bool {
+        guard part.count <= bytes.count else { return false }
+        return (0...(bytes.count - part.count)).contains { bytes[$0..<($0 + part.count)].elementsEqual(part) }
+    }
+
+    @Test func c1ControlsAreEscapedAsLowercaseHex() throws {
+        let line = b("c1 ") + Self.c1Controls.flatMap { $0 } + b(" end")
+        let output = parseRoundTrip(line).exportJSONLines()
+        for control in Self.c1Controls {
+            #expect(!Self.contains(output, control), "raw C1 control \(show(control)) in \(show(output))")
+        }
+        // Lowercase hex, as the C0 escapes are written.
+        let escaped = (0x80...0x9F).map { "\\u00" + String($0, radix: 16) }.joined()
+        #expect(Self.contains(output, b("\"text\":\"c1 \(escaped) end\"")), "\(show(output))")
+        #expect(Self.contains(output, b("\\u009f")) && !Self.contains(output, b("\\u009F")))
+        // The escapes decode back to the original text.
+        let object = try #require(try objects(line).first)
+        #expect(object["text"] as? String == String(decoding: line, as: UTF8.self))
+    }
+
+    @Test func c1ControlsAreEscapedInEveryStringField() throws {
+        // A C1 control inside a project, a context, a tag key, a tag value and the uid (U+0085 is
+        // whitespace to the parser, so it would end the word: not used here).
+        let line = b("x 2026-03-01 do +p\u{86} @c\u{9B} k\u{80}:v\u{9F} uid:u\u{90}")
+        let output = parseRoundTrip(line).exportJSONLines()
+        for control in Self.c1Controls { #expect(!Self.contains(output, control)) }
+        for field in ["\"projects\":[\"p\\u0086\"]", "\"contexts\":[\"c\\u009b\"]",
+                      "\"k\\u0080\":[\"v\\u009f\"]", "\"uid\":\"u\\u0090\""] {
+            #expect(Self.contains(output, b(field)), "\(field) missing from \(show(output))")
+        }
+        let object = try #require(try objects(line).first)
+        #expect(object["projects"] as? [String] == ["p\u{86}"])
+        #expect((object["tags"] as? [String: [String]])?["k\u{80}"] == ["v\u{9F}"])
+    }
+
+    @Test func charactersNextToTheC1RangeStayRaw() throws {
+        // U+007F (DEL) and U+00A0 (no-break space, C2 A0) border the C1 range; U+00E9 shares no lead
+        // byte with it; U+0100 and U+2028 are further on. None is a C1 control, so all stay raw.
+        let line = b("a\u{7F}b\u{A0}c\u{E9}d\u{100}e\u{2028}f")
+        let output = parseRoundTrip(line).exportJSONLines()
+        #expect(Self.contains(output, b("\"text\":\"") + line + b("\"")), "\(show(output))")
+        // A lone continuation byte 9B is invalid UTF-8, not U+009B: it is read as U+FFFD, kept raw.
+        let invalid = parseRoundTrip([0x61, 0x9B, 0x62]).exportJSONLines()
+        #expect(Self.contains(invalid, b("\"text\":\"a\u{FFFD}b\"")), "\(show(invalid))")
+    }
+
     @Test func emptyFileExportsNothing() {
         #expect(parseRoundTrip([]).exportJSONLines().isEmpty)
     }

@@ -37,7 +37,10 @@ enum WatchAction {
             var settle = FileWatcher.defaultSettle
             if let text = invocation.environment["TODO_WATCH_SETTLE"], !text.isEmpty {
                 guard let value = seconds(text, allowingZero: true) else {
-                    throw .usage("TODO_WATCH_SETTLE takes a number of seconds up to 86400, not '\(text)'")
+                    // The range `seconds(_:allowingZero: true)` accepts, so the user knows what to give;
+                    // a text that is no number at all is told so rather than "out of range".
+                    let problem = Double(text).map { !$0.isNaN } == true ? "is out of range" : "is not a number"
+                    throw .usage("TODO_WATCH_SETTLE: '\(text)' \(problem); give 0 or seconds from 0.01 to 86400")
                 }
                 settle = value
             }

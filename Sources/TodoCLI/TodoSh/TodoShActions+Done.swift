@@ -298,7 +298,12 @@ extension TodoShActions {
         }
         guard isFile(source) else { throw context.die("TODO: Source file \(source) does not exist.") }
         guard isFile(destination) else { throw context.die("TODO: Destination file \(destination) does not exist.") }
-        let document = try context.document(source)
+        let sourceBytes = try context.bytes(source)
+        if context.settings.personality == .todo {
+            // The destination is written first: refuse a binary source before touching it.
+            do throws(CLIError) { try FileAccess.refuseNULBytes(sourceBytes, path: source) } catch { throw context.fail(error) }
+        }
+        let document = TodoDocument(bytes: sourceBytes)
         let (index, shown) = try resolve(arguments[0], in: document, file: source, usage: usage, context)
         let line = Array(document.content(at: index))
         let sourcePrefix = TodoShContext.prefix(of: source)
