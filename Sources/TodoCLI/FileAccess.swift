@@ -64,25 +64,42 @@ enum FileAccess {
     /// Returns whether the file was written.
     @discardableResult
     static func update(_ path: String, createIfMissing: Bool = false, lockTimeout: Duration = .seconds(5),
+                       warn: (String) -> Void,
                        _ transform: ([UInt8]) throws(CLIError) -> [UInt8]?) throws(CLIError) -> Bool {
         try withLock(path, timeout: lockTimeout) { () throws(CLIError) -> Bool in
-            try updateHoldingLock(path, createIfMissing: createIfMissing, transform)
+            try updateHoldingLock(path, createIfMissing: createIfMissing, warn: warn, transform)
         }
     }
 
     /// `update` for a caller that already holds the lock of `path` (see `withLock`).
     @discardableResult
-    static func updateHoldingLock(_ path: String, createIfMissing: Bool = false,
+    static func updateHoldingLock(_ path: String, createIfMissing: Bool = false, warn: (String) -> Void,
                                   _ transform: ([UInt8]) throws(CLIError) -> [UInt8]?) throws(CLIError) -> Bool {
-        try replace(path, createIfMissing: createIfMissing, fileSystem: FileSystem(), transform).get()
+        try replace(path, createIfMissing: createIfMissing, fileSystem: FileSystem(), warn: warn, transform).get()
     }
 
     /// A replacement whose new content may be pieces of the old (`ReplacementContent.pieces`), for a
     /// caller that already holds the lock of `path` (archive). A file holding a NUL byte is refused.
     @discardableResult
-    static func replaceHoldingLock(_ path: String,
+    static func replaceHoldingLock(_ path: String, warn: (String) -> Void,
                                    content: ([UInt8]) throws(CLIError) -> ReplacementContent?) throws(CLIError) -> Bool {
-        try replace(path, options: ReplaceOptions(refusesNULBytes: true), fileSystem: FileSystem(), content).get()
+        try replace(path, options: ReplaceOptions(refusesNULBytes: true), fileSystem: FileSystem(), warn: warn, content).get()
+    }
+
+    /// What the user must hear about a replacement that happened: never silent about a name that
+    /// still shows the old content or bytes that could not be carried over (docs/todo-command.md,
+    /// "Hard links"). A late append that was carried over needs no word.
+    static func message(for note: ReplaceNote, path: String) -> String? {
+        switch note {
+        case .lateAppend:
+            return nil
+        case .hardLinksDetached(let count):
+            return "\(path): the file had \(count) hard links; it was written as a new file, so its other names still show the old content"
+        case .lateAppendLost(let count, let error):
+            return "\(path): \(count) bytes another program appended during this write could not be carried over (\(error)); they are only in the old file's copy"
+        case .notDurable(let error):
+            return "\(path): written, but not yet safe from a crash (\(error))"
+        }
     }
 
     /// Runs `body` holding the writers' lock of `path`, waiting at most `timeout` for it. Several
@@ -111,28 +128,30 @@ enum FileAccess {
     /// without building it, and a file holding a NUL byte is refused (`ReplaceOptions.refusesNULBytes`:
     /// most likely a binary file given by mistake), even when it is already sorted.
     @discardableResult
-    static func resort(_ path: String, lockTimeout: Duration = .seconds(5),
+    static func resort(_ path: String, lockTimeout: Duration = .seconds(5), warn: (String) -> Void,
                        content: ([UInt8]) throws(CLIError) -> ReplacementContent?) throws(CLIError) -> Bool {
         try withLock(path, timeout: lockTimeout) { () throws(CLIError) -> Bool in
-            try replace(path, options: ReplaceOptions(refusesNULBytes: true), fileSystem: FileSystem(), content).get()
+            try replace(path, options: ReplaceOptions(refusesNULBytes: true), fileSystem: FileSystem(), warn: warn, content).get()
         }
     }
 
-    private static func replace(_ path: String, createIfMissing: Bool, fileSystem: FileSystem,
+    private static func replace(_ path: String, createIfMissing: Bool, fileSystem: FileSystem, warn: (String) -> Void,
                                 _ transform: ([UInt8]) throws(CLIError) -> [UInt8]?) -> Result<Bool, CLIError> {
         // Every writer refuses a file holding a NUL byte: a todo file never has one, so it is a
         // binary file given by mistake (docs/todo-command.md, "Errors").
-        replace(path, options: ReplaceOptions(createIfMissing: createIfMissing, refusesNULBytes: true), fileSystem: fileSystem) {
+        replace(path, options: ReplaceOptions(createIfMissing: createIfMissing, refusesNULBytes: true), fileSystem: fileSystem,
+                warn: warn) {
             (old: [UInt8]) throws(CLIError) -> ReplacementContent? in
             try transform(old).map { .bytes($0) }
         }
     }
 
-    private static func replace(_ path: String, options: ReplaceOptions, fileSystem: FileSystem,
+    private static func replace(_ path: String, options: ReplaceOptions, fileSystem: FileSystem, warn: (String) -> Void,
                                 _ content: ([UInt8]) throws(CLIError) -> ReplacementContent?) -> Result<Bool, CLIError> {
         do {
             let outcome = try fileSystem.replace(path, options: options, content: content)
-            guard case .written = outcome else { return .success(false) }
+            guard case .written(_, let notes) = outcome else { return .success(false) }
+            for note in notes { if let message = message(for: note, path: path) { warn(message) } }
             // Every caller holds the lock, so any temporary file of ours still beside the file is a
             // dead writer's. Only after a write: a no-op run (cron's `todo sort` of a sorted file)
             // then costs no directory listing.

@@ -82,6 +82,10 @@ struct Invocation {
 
     /// Writes a line to stdout.
     func say(_ text: String) { io.print(text) }
+    /// A warning on stderr (`todo: …`), never silenced: something the user must know although the
+    /// command succeeded.
+    func warn(_ text: String) { io.printError("\(programName): \(text)") }
+
     /// Writes a line to stderr (informational logs; errors go through `CLIError`).
     func log(_ text: String) { if !quiet { io.printError(text) } }
 }

@@ -10,10 +10,13 @@ import TodoTxt
 struct TodoFileEdit {
     let path: String
     let lockTimeout: Duration
+    /// Where a written file's warnings go (hard links detached, late bytes not carried over).
+    let warn: (String) -> Void
 
     init(_ invocation: Invocation, path: String? = nil) {
         self.path = path ?? invocation.todoFilePath()
         lockTimeout = invocation.lockTimeout
+        warn = invocation.warn
     }
 
     /// The file as it is now; a missing file is an empty document. Refused when it holds an
@@ -62,7 +65,7 @@ struct TodoFileEdit {
     @discardableResult
     func write(_ edit: (inout TodoDocument) throws(CLIError) -> Void) throws(CLIError) -> Bool {
         let path = path
-        return try FileAccess.update(path, createIfMissing: false, lockTimeout: lockTimeout) { current throws(CLIError) in
+        return try FileAccess.update(path, createIfMissing: false, lockTimeout: lockTimeout, warn: warn) { current throws(CLIError) in
             try TodoFileEdit.refuseConflictMarkers(current, path: path)
             var document = TodoDocument(bytes: current)
             try edit(&document)

@@ -323,6 +323,8 @@ extension FileSystem {
             do { try system.fchmod(temporary, status.permissions) } catch {
                 throw .failed(.setPermissions, path: target.path, error)
             }
+            // After the mode: chmod would rewrite a copied ACL's mask (FileSystem+Attributes.swift).
+            if let source = old.descriptor { try copyExtendedAttributes(from: source, to: temporary, path: target.path) }
         }
 
         let firstCheck: CheckResult

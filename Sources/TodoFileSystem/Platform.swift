@@ -51,6 +51,19 @@ extension Errno {
     public static let illegalSeek = Errno(rawValue: ESPIPE)
     /// Operation not supported (`EOPNOTSUPP`).
     public static let notSupported = Errno(rawValue: EOPNOTSUPP)
+    /// Not supported (`ENOTSUP`): what the extended attribute calls report on a file system without
+    /// them. The same value as `EOPNOTSUPP` (`notSupported`) on Linux, a different one on Darwin.
+    public static let unsupported = Errno(rawValue: ENOTSUP)
+    #if canImport(Glibc)
+    /// No such extended attribute (`ENODATA`; `ENOATTR` on Darwin).
+    public static let noSuchAttribute = Errno(rawValue: ENODATA)
+    #else
+    /// No such extended attribute (`ENOATTR`; `ENODATA` on Linux).
+    public static let noSuchAttribute = Errno(rawValue: ENOATTR)
+    #endif
+    /// Result out of range (`ERANGE`): for the extended attribute calls, the buffer is too small
+    /// (the value or the name list grew since its size was asked).
+    public static let outOfRange = Errno(rawValue: ERANGE)
 
     /// The C name of the value (`"ENOSPC"`), or `nil` for values this table does not know.
     var platformName: String? {
@@ -92,6 +105,13 @@ extension Errno {
         case ESTALE: "ESTALE"
         case EOPNOTSUPP: "EOPNOTSUPP"
         case ETIMEDOUT: "ETIMEDOUT"
+        case ERANGE: "ERANGE"
+        #if canImport(Glibc)
+        case ENODATA: "ENODATA"
+        #else
+        case ENOATTR: "ENOATTR"
+        case ENOTSUP: "ENOTSUP"
+        #endif
         default: nil
         }
     }
@@ -255,7 +275,14 @@ extension Syscalls {
             var remaining = timespec()
             while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
         },
-        random: { UInt64.random(in: .min ... .max) })
+        random: { UInt64.random(in: .min ... .max) },
+        flistxattr: { fd, buffer in checked { platformFlistxattr(fd.rawValue, buffer) } },
+        fgetxattr: { fd, name, buffer in
+            withCName(name) { cName in checked { platformFgetxattr(fd.rawValue, cName, buffer) } }
+        },
+        fsetxattr: { fd, name, value in
+            withCName(name) { cName in checked { platformFsetxattr(fd.rawValue, cName, value) }.map { _ in () } }
+        })
 }
 
 /// A zeroed C `stat`, spelled outside `Syscalls` where `stat` names the closure, not the struct.
@@ -300,6 +327,116 @@ private func emptyStat() -> stat { stat() }
 @inline(__always) private func platformFlock(_ fd: Int32, _ operation: Int32) -> Int32 { flock(fd, operation) }
 @inline(__always) private func platformRealpath(_ path: String) -> UnsafeMutablePointer<CChar>? {
     realpath(path, nil)
+}
+
+// MARK: - extended attributes
+
+/// Runs `body` with `name` as a NUL-terminated C string. `EINVAL` for a name holding a NUL byte,
+/// which C would cut short (and so read or write another attribute).
+private func withCName<T>(
+    _ name: ExtendedAttributeName, _ body: (UnsafePointer<CChar>) -> Result<T, Errno>
+) -> Result<T, Errno> {
+    guard !name.bytes.contains(0) else { return .failure(.invalidArgument) }
+    let cString = name.bytes.map { CChar(bitPattern: $0) } + [0]
+    return cString.withUnsafeBufferPointer { buffer in
+        guard let base = buffer.baseAddress else { return .failure(.invalidArgument) }
+        return body(base)
+    }
+}
+
+#if canImport(Glibc)
+/// glibc's `flistxattr`, `fgetxattr` and `fsetxattr`, looked up once with `dlsym`: Swift's Glibc
+/// module does not import `<sys/xattr.h>`. The types are the C prototypes, so the calls use the C
+/// calling convention. A missing function (a C library without them, a static binary without
+/// `dlopen`) makes its call fail with `ENOTSUP`, which the file layer reads as "no extended
+/// attributes here", exactly as on a file system without them.
+///
+/// `@unchecked Sendable`: the members are immutable pointers to reentrant C functions.
+private struct AttributeFunctions: @unchecked Sendable {
+    typealias List = @convention(c) (Int32, UnsafeMutableRawPointer?, Int) -> Int
+    typealias Get = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
+    typealias Put = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
+
+    let list: List?
+    let get: Get?
+    let put: Put?
+
+    /// Resolved on first use; the handle of the program itself sees every loaded library's symbols.
+    static let shared: AttributeFunctions = {
+        guard let program = dlopen(nil, RTLD_NOW) else { return AttributeFunctions(list: nil, get: nil, put: nil) }
+        return AttributeFunctions(
+            list: dlsym(program, "flistxattr").map { unsafeBitCast($0, to: List.self) },
+            get: dlsym(program, "fgetxattr").map { unsafeBitCast($0, to: Get.self) },
+            put: dlsym(program, "fsetxattr").map { unsafeBitCast($0, to: Put.self) })
+    }()
+}
+#endif
+
+/// `flistxattr`; an empty buffer asks for the size of the name list.
+@inline(__always) private func platformFlistxattr(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+    #if canImport(Glibc)
+    guard let list = AttributeFunctions.shared.list else {
+        errno = ENOTSUP
+        return -1
+    }
+    return list(fd, buffer.baseAddress, buffer.count)
+    #else
+    return flistxattr(fd, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count, 0)
+    #endif
+}
+
+/// `fgetxattr`; an empty buffer asks for the size of the value. Darwin: position 0 (it only
+/// matters for the resource fork, which is read whole), options 0.
+@inline(__always) private func platformFgetxattr(
+    _ fd: Int32, _ name: UnsafePointer<CChar>, _ buffer: UnsafeMutableRawBufferPointer
+) -> Int {
+    #if canImport(Glibc)
+    guard let get = AttributeFunctions.shared.get else {
+        errno = ENOTSUP
+        return -1
+    }
+    return get(fd, name, buffer.baseAddress, buffer.count)
+    #else
+    return fgetxattr(fd, name, buffer.baseAddress, buffer.count, 0, 0)
+    #endif
+}
+
+/// `fsetxattr` with no flags (create or replace). Darwin: position 0, options 0.
+@inline(__always) private func platformFsetxattr(
+    _ fd: Int32, _ name: UnsafePointer<CChar>, _ value: UnsafeRawBufferPointer
+) -> Int32 {
+    #if canImport(Glibc)
+    guard let put = AttributeFunctions.shared.put else {
+        errno = ENOTSUP
+        return -1
+    }
+    return put(fd, name, value.baseAddress, value.count, 0)
+    #else
+    return fsetxattr(fd, name, value.baseAddress, value.count, 0, 0)
+    #endif
+}
+
+extension ExtendedAttributeName {
+    /// Whether the attribute decides who may open the file, so that a new file without it would
+    /// let other people in or keep them out: Linux's POSIX access ACL. Darwin keeps ACLs outside
+    /// the extended attributes, so no Darwin attribute does.
+    var carriesPermissions: Bool {
+        #if canImport(Glibc)
+        self == .posixAccessACL
+        #else
+        false
+        #endif
+    }
+
+    /// Whether the attribute belongs on a regular file: all but Linux's default ACL, which only a
+    /// directory has (the kernel refuses it on a file).
+    var belongsOnRegularFile: Bool {
+        #if canImport(Glibc)
+        self != .posixDefaultACL
+        #else
+        true
+        #endif
+    }
 }
 
 // MARK: - a mutex without Foundation or Synchronization

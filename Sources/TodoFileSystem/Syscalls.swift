@@ -30,6 +30,36 @@ public struct LockOperation: Sendable, Hashable {
     public init(rawValue: Int32) { self.rawValue = rawValue }
 }
 
+/// The name of an extended attribute, as the kernel spells it: the raw bytes without the C string's
+/// terminating NUL.
+///
+/// Bytes rather than a `String`, because a name need not be valid UTF-8, and a lossy conversion
+/// would copy an attribute under another name. Invariant: no NUL byte (the names come from
+/// `flistxattr`, which separates them with NULs; a NUL inside a name given by hand would cut it).
+package struct ExtendedAttributeName: Sendable, Hashable, CustomStringConvertible {
+    /// The name's bytes, without a terminating NUL.
+    package var bytes: [UInt8]
+
+    /// Wraps raw bytes (from `flistxattr`).
+    package init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The name spelled as text (`"user.xdg.origin.url"`).
+    package init(_ name: String) { self.bytes = Array(name.utf8) }
+
+    /// `system.posix_acl_access`: Linux's POSIX access ACL, which decides who may read and write
+    /// the file beyond its owner, group and others.
+    package static let posixAccessACL = ExtendedAttributeName("system.posix_acl_access")
+    /// `system.posix_acl_default`: the ACL a directory hands to the files created in it; meaningless
+    /// on a regular file.
+    package static let posixDefaultACL = ExtendedAttributeName("system.posix_acl_default")
+
+    /// Whether the name starts with `prefix` (`"security."`), compared byte for byte.
+    package func hasPrefix(_ prefix: String) -> Bool { bytes.starts(with: prefix.utf8) }
+
+    /// The name for messages; bytes that are not UTF-8 show as U+FFFD.
+    package var description: String { String(decoding: bytes, as: UTF8.self) }
+}
+
 /// The kinds of call that pass through the seam; fault injection counts calls per kind.
 public enum SyscallKind: String, Sendable, Hashable, CaseIterable {
     case open, createExclusive, read, pread, write, writeVector, startWriteback, fsync, ftruncate, fchmod, fchown
@@ -85,6 +115,21 @@ public struct Syscalls: Sendable {
     package var sleep: @Sendable (Duration) -> Void
     /// 64 random bits for temporary file names. Not counted by fault injection.
     package var random: @Sendable () -> UInt64
+    /// `flistxattr(fd, buffer, size)`: the file's extended attribute names, each ending in a NUL,
+    /// written into the buffer; returns their total size. An empty buffer asks for the size only.
+    /// `ENOTSUP`/`EOPNOTSUPP`: the file system has no extended attributes; `ERANGE`: the buffer is
+    /// too small (the list grew since the size was asked). Darwin: options 0.
+    ///
+    /// The three attribute calls are not counted by `FaultInjector`, which builds them from the live
+    /// ones; a test injects a fault by replacing the closure on the `Syscalls` value it built.
+    package var flistxattr: @Sendable (FileDescriptor, UnsafeMutableRawBufferPointer) -> Result<Int, Errno>
+    /// `fgetxattr(fd, name, buffer, size)`: one attribute's value into the buffer; returns its size.
+    /// An empty buffer asks for the size only. `ENODATA` (`ENOATTR` on Darwin): no such attribute;
+    /// `ERANGE`: the buffer is too small. Darwin: position 0, options 0.
+    package var fgetxattr: @Sendable (FileDescriptor, ExtendedAttributeName, UnsafeMutableRawBufferPointer) -> Result<Int, Errno>
+    /// `fsetxattr(fd, name, value, size, 0)`: creates the attribute or replaces its value. Darwin:
+    /// position 0, options 0.
+    package var fsetxattr: @Sendable (FileDescriptor, ExtendedAttributeName, UnsafeRawBufferPointer) -> Result<Void, Errno>
 
     /// One closure per call; see `Syscalls.live` for the real ones and `FaultInjector` for wrappers.
     package init(
@@ -110,7 +155,15 @@ public struct Syscalls: Sendable {
         flock: @escaping @Sendable (FileDescriptor, LockOperation) -> Result<Void, Errno>,
         realpath: @escaping @Sendable (String) -> Result<String, Errno>,
         sleep: @escaping @Sendable (Duration) -> Void,
-        random: @escaping @Sendable () -> UInt64
+        random: @escaping @Sendable () -> UInt64,
+        // Defaulted, so that a builder written before these calls existed (`FaultInjector`) still
+        // compiles; it gets the live calls.
+        flistxattr: @escaping @Sendable (FileDescriptor, UnsafeMutableRawBufferPointer) -> Result<Int, Errno>
+            = Syscalls.live.flistxattr,
+        fgetxattr: @escaping @Sendable (FileDescriptor, ExtendedAttributeName, UnsafeMutableRawBufferPointer) -> Result<Int, Errno>
+            = Syscalls.live.fgetxattr,
+        fsetxattr: @escaping @Sendable (FileDescriptor, ExtendedAttributeName, UnsafeRawBufferPointer) -> Result<Void, Errno>
+            = Syscalls.live.fsetxattr
     ) {
         self.open = open
         self.createExclusive = createExclusive
@@ -135,6 +188,9 @@ public struct Syscalls: Sendable {
         self.realpath = realpath
         self.sleep = sleep
         self.random = random
+        self.flistxattr = flistxattr
+        self.fgetxattr = fgetxattr
+        self.fsetxattr = fsetxattr
     }
 }
 
@@ -273,6 +329,15 @@ struct System: Sendable {
     func unlink(_ path: String) throws(Errno) { try retrying { calls.unlink(path) } }
     func flock(_ fd: FileDescriptor, _ operation: LockOperation) throws(Errno) { try retrying { calls.flock(fd, operation) } }
     func realpath(_ path: String) throws(Errno) -> String { try retrying { calls.realpath(path) } }
+    func flistxattr(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        try retrying { calls.flistxattr(fd, buffer) }
+    }
+    func fgetxattr(_ fd: FileDescriptor, _ name: ExtendedAttributeName, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        try retrying { calls.fgetxattr(fd, name, buffer) }
+    }
+    func fsetxattr(_ fd: FileDescriptor, _ name: ExtendedAttributeName, _ value: UnsafeRawBufferPointer) throws(Errno) {
+        try retrying { calls.fsetxattr(fd, name, value) }
+    }
 
     /// Closes once, never retried: after `EINTR` the descriptor is already released on Linux, and a
     /// retry could close a descriptor that another thread has just been given.

@@ -3,15 +3,27 @@ import XCTest
 import Glibc
 #endif
 
-/// Writers serialise on `.todo.txt.lock`, and never wait forever (files.md section 2).
+/// Writers serialise on a `flock` of the todo file's directory, and never wait forever (files.md
+/// section 2). The tests hold that lock as another todo process would: open the directory read-only
+/// and `flock` it.
 final class LockTests: XCTestCase {
+    /// Opens `directory` with `O_RDONLY | O_DIRECTORY` and takes `flock(LOCK_EX)` on it; -1 on failure.
+    static func lockDirectory(_ directory: String) -> Int32 {
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return -1 }
+        guard flock(descriptor, LOCK_EX) == 0 else {
+            close(descriptor)
+            return -1
+        }
+        return descriptor
+    }
+
     func testSortGivesUpAfterBoundedWaitThenSucceedsOnceReleased() {
         let directory = Spawn.makeTemporaryDirectory()
         let path = directory + "/todo.txt"
         Files.write(path, "x done\nopen\n")
-        let descriptor = open(directory + "/.todo.txt.lock", O_RDWR | O_CREAT, 0o644)
+        let descriptor = Self.lockDirectory(directory)
         XCTAssertGreaterThanOrEqual(descriptor, 0)
-        XCTAssertEqual(flock(descriptor, LOCK_EX), 0)
         let started = Date()
         let blocked = Spawn.todo(["sort", path], environment: ["TODO_LOCK_TIMEOUT": "0.3"])
         let waited = Date().timeIntervalSince(started)
@@ -37,8 +49,8 @@ final class LockTests: XCTestCase {
         let original = "(A) first uid:aaaaaa\nx 2025-11-01 second uid:bbbbbb\nthird +p @c uid:cccccc\nthird +p @c uid:cccccc\n"
         Files.write(path, original)
         Files.write(directory + "/other.txt", "")
-        let descriptor = open(directory + "/.todo.txt.lock", O_RDWR | O_CREAT, 0o644)
-        XCTAssertEqual(flock(descriptor, LOCK_EX), 0)
+        let descriptor = Self.lockDirectory(directory)
+        XCTAssertGreaterThanOrEqual(descriptor, 0)
         defer { flock(descriptor, LOCK_UN); close(descriptor) }
         let writers: [[String]] = [["add", "new"], ["addm", "one\ntwo"], ["do", "1"], ["undo", "2"], ["pri", "3", "B"],
                                    ["depri", "1"], ["append", "1", "more"], ["prepend", "1", "more"],

@@ -26,7 +26,7 @@ enum ArchiveAction {
             let todoPath = invocation.todoFilePath(explicit: parsed.positionals.first)
             let donePath = invocation.doneFilePath(forTodoFile: todoPath)
             let archived = try FileAccess.withLock(todoPath, timeout: invocation.lockTimeout) { () throws(CLIError) in
-                try archive(todoPath: todoPath, donePath: donePath)
+                try archive(todoPath: todoPath, donePath: donePath, warn: invocation.warn)
             }
             if archived.isEmpty {
                 invocation.log("\(todoPath): no completed tasks to archive")
@@ -48,7 +48,7 @@ enum ArchiveAction {
 
     /// Moves completed tasks; returns the archived lines' contents, in file order. The caller holds
     /// the todo file's lock.
-    static func archive(todoPath: String, donePath: String) throws(CLIError) -> [[UInt8]] {
+    static func archive(todoPath: String, donePath: String, warn: (String) -> Void) throws(CLIError) -> [[UInt8]] {
         let snapshot = try FileAccess.read(todoPath)
         try FileAccess.refuseNULBytes(snapshot, path: todoPath)
         try TodoFileEdit.refuseConflictMarkers(snapshot, path: todoPath)
@@ -63,7 +63,7 @@ enum ArchiveAction {
             }
         }
         do {
-            try FileAccess.replaceHoldingLock(todoPath) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
+            try FileAccess.replaceHoldingLock(todoPath, warn: warn) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
                 try TodoFileEdit.refuseConflictMarkers(current, path: todoPath)
                 if let kept = plan.kept, ProcessSpawning.sameBytes(current, snapshot) { return .pieces(kept) }
                 return .bytes(removing(plan.lines, from: current))

@@ -45,8 +45,10 @@ enum MergeAction {
         }
         let result = TodoMerge.threeWay(base: TodoDocument(bytes: baseBytes), ours: TodoDocument(bytes: oursBytes),
                                         theirs: TodoDocument(bytes: theirsBytes), markerSize: markerSize)
-        // git's temporary OURS file sits in the work tree: no lock file may be left beside it.
-        try FileAccess.updateHoldingLock(ours) { _ throws(CLIError) in result.bytes }
+        // Without the writers' lock: git runs the driver on its own temporary OURS file, which no
+        // other todo process writes, and where directories cannot be locked the lock would leave a
+        // sidecar `.NAME.lock` in the work tree.
+        try FileAccess.updateHoldingLock(ours, warn: invocation.warn) { _ throws(CLIError) in result.bytes }
         for report in result.reports { invocation.log("todo merge: \(report)") }
         for conflict in result.conflicts { invocation.log("todo merge: conflict: \(conflict.text)") }
         return result.exitStatus
@@ -84,9 +86,10 @@ enum MergeAction {
         }
         let attributesPath = root + "/.gitattributes"
         let wanted = ["todo.txt merge=todotxt", "done.txt merge=todotxt"]
-        // Written safely but without the writers' lock: its lock file would be left in the work tree,
-        // an untracked `..gitattributes.lock` for the user to commit by mistake.
-        try FileAccess.updateHoldingLock(attributesPath, createIfMissing: true) { current throws(CLIError) in
+        // Written safely but without the writers' lock: no todo process writes .gitattributes, and
+        // where directories cannot be locked (FileLock's sidecar fallback) the lock would leave an
+        // untracked `..gitattributes.lock` in the work tree for the user to commit by mistake.
+        try FileAccess.updateHoldingLock(attributesPath, createIfMissing: true, warn: invocation.warn) { current throws(CLIError) in
             var document = TodoDocument(bytes: current)
             let present = Set((0..<document.lineCount).map { document.text(at: $0) })
             for line in wanted where !present.contains(line) { document.appendLine(Array(line.utf8)) }
@@ -149,7 +152,7 @@ enum ReconcileAction {
                     doneUIDs = UIDIndex(TodoDocument(bytes: done)).allUIDs
                 }
                 var reports: [MergeReport] = []
-                try FileAccess.update(target, lockTimeout: invocation.lockTimeout) { current throws(CLIError) in
+                try FileAccess.update(target, lockTimeout: invocation.lockTimeout, warn: invocation.warn) { current throws(CLIError) in
                     let result = TodoMerge.twoWay(file: TodoDocument(bytes: current), copy: copyDocument, doneUIDs: doneUIDs)
                     reports = result.reports
                     return result.bytes

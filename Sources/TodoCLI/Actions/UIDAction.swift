@@ -17,7 +17,7 @@ enum UIDAction {
                 let donePath = invocation.doneFilePath(forTodoFile: path)
                 let done = try FileAccess.readIfExists(donePath).map { TodoDocument(bytes: $0) }
                 var changedLines: [Int] = []
-                try FileAccess.update(path, lockTimeout: invocation.lockTimeout) { current throws(CLIError) in
+                try FileAccess.update(path, lockTimeout: invocation.lockTimeout, warn: invocation.warn) { current throws(CLIError) in
                     try TodoFileEdit.refuseConflictMarkers(current, path: path)
                     var document = TodoDocument(bytes: current)
                     var generator = UIDRandomness(environment: invocation.environment)

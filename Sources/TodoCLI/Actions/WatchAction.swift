@@ -220,7 +220,7 @@ final class WatchSession: @unchecked Sendable {
         let path = options.path
         var moved = 0
         do {
-            let written = try FileAccess.resort(path, lockTimeout: invocation.lockTimeout) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
+            let written = try FileAccess.resort(path, lockTimeout: invocation.lockTimeout, warn: invocation.warn) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
                 // A conflict block is left alone (reported, watching goes on) until someone resolves it.
                 try TodoFileEdit.refuseConflictMarkers(current, path: path)
                 let sorted = WatchAction.sortCountingMoves(current)

@@ -19,6 +19,10 @@ struct TodoShContext {
     func sayBytes(_ bytes: [UInt8]) { io.writeOutput(bytes) }
     /// A line on stderr (soft errors: processing continues).
     func warn(_ text: String) { io.printError(text) }
+    /// A warning about a file that was written (hard links detached, late bytes not carried over):
+    /// on stderr under either name, never silenced.
+    func warnOfReplacement(_ text: String) { io.printError("\(settings.programName): \(text)") }
+
     /// A line on stdout when verbose.
     func inform(_ text: String) { if settings.verbose > 0 { io.print(displayed(text)) } }
 
@@ -115,7 +119,7 @@ struct TodoShContext {
         if ProcessSpawning.kind(of: path) == .characterDevice { return }
         var failure: TodoShExit?
         do throws(CLIError) {
-            try FileAccess.update(path, createIfMissing: true, lockTimeout: settings.lockTimeout) { (old: [UInt8]) throws(CLIError) -> [UInt8]? in
+            try FileAccess.update(path, createIfMissing: true, lockTimeout: settings.lockTimeout, warn: warnOfReplacement) { (old: [UInt8]) throws(CLIError) -> [UInt8]? in
                 if settings.personality == .todo { try TodoFileEdit.refuseConflictMarkers(old, path: path) }
                 do throws(TodoShExit) {
                     failure = nil
@@ -136,7 +140,7 @@ struct TodoShContext {
     func updateBytes(_ path: String, _ transform: ([UInt8]) -> [UInt8]?) throws(TodoShExit) {
         if ProcessSpawning.kind(of: path) == .characterDevice { return }
         do throws(CLIError) {
-            try FileAccess.update(path, createIfMissing: true, lockTimeout: settings.lockTimeout) { (old: [UInt8]) throws(CLIError) -> [UInt8]? in
+            try FileAccess.update(path, createIfMissing: true, lockTimeout: settings.lockTimeout, warn: warnOfReplacement) { (old: [UInt8]) throws(CLIError) -> [UInt8]? in
                 if settings.personality == .todo { try TodoFileEdit.refuseConflictMarkers(old, path: path) }
                 return transform(old)
             }
