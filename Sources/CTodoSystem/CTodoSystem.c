@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 
 #if defined(__linux__)
@@ -34,6 +35,22 @@ int ctodo_rename_noreplace(const char *from, const char *to) {
     (void)from;
     (void)to;
     errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int ctodo_others_writing(int fd) {
+#if defined(__linux__) && defined(F_SETLEASE)
+    if (fcntl(fd, F_SETSIG, SIGURG) == -1) return -1;
+    if (fcntl(fd, F_SETLEASE, F_RDLCK) == -1) {
+        if (errno == EAGAIN) return 1;
+        return -1;
+    }
+    (void)fcntl(fd, F_SETLEASE, F_UNLCK);
+    return 0;
+#else
+    (void)fd;
+    errno = ENOTSUP;
     return -1;
 #endif
 }

@@ -67,15 +67,16 @@ enum FileAccess {
                        warn: (String) -> Void,
                        _ transform: ([UInt8]) throws(CLIError) -> [UInt8]?) throws(CLIError) -> Bool {
         try withLock(path, timeout: lockTimeout) { () throws(CLIError) -> Bool in
-            try updateHoldingLock(path, createIfMissing: createIfMissing, warn: warn, transform)
+            try updateHoldingLock(path, createIfMissing: createIfMissing, writerWait: lockTimeout, warn: warn, transform)
         }
     }
 
     /// `update` for a caller that already holds the lock of `path` (see `withLock`).
     @discardableResult
-    static func updateHoldingLock(_ path: String, createIfMissing: Bool = false, warn: (String) -> Void,
+    static func updateHoldingLock(_ path: String, createIfMissing: Bool = false, writerWait: Duration = .seconds(5),
+                                  warn: (String) -> Void,
                                   _ transform: ([UInt8]) throws(CLIError) -> [UInt8]?) throws(CLIError) -> Bool {
-        try replace(path, createIfMissing: createIfMissing, fileSystem: FileSystem(), warn: warn, transform).get()
+        try replace(path, createIfMissing: createIfMissing, writerWait: writerWait, fileSystem: FileSystem(), warn: warn, transform).get()
     }
 
     /// A replacement whose new content may be pieces of the old (`ReplacementContent.pieces`), for a
@@ -97,6 +98,8 @@ enum FileAccess {
             return "\(path): the file had \(count) hard links; it was written as a new file, so its other names still show the old content"
         case .lateAppendLost(let count, let error):
             return "\(path): \(count) bytes another program appended during this write could not be carried over (\(error)); they are only in the old file's copy"
+        case .stillOpenForWriting(let waited):
+            return "\(path): another program still had the old file open for writing after \(waited.components.seconds) s; what it writes from now on is not in the new file"
         case .notDurable(let error):
             return "\(path): written, but not yet safe from a crash (\(error))"
         }
@@ -131,15 +134,18 @@ enum FileAccess {
     static func resort(_ path: String, lockTimeout: Duration = .seconds(5), warn: (String) -> Void,
                        content: ([UInt8]) throws(CLIError) -> ReplacementContent?) throws(CLIError) -> Bool {
         try withLock(path, timeout: lockTimeout) { () throws(CLIError) -> Bool in
-            try replace(path, options: ReplaceOptions(refusesNULBytes: true), fileSystem: FileSystem(), warn: warn, content).get()
+            try replace(path, options: ReplaceOptions(refusesNULBytes: true, writerWait: lockTimeout), fileSystem: FileSystem(),
+                        warn: warn, content).get()
         }
     }
 
-    private static func replace(_ path: String, createIfMissing: Bool, fileSystem: FileSystem, warn: (String) -> Void,
+    private static func replace(_ path: String, createIfMissing: Bool, writerWait: Duration, fileSystem: FileSystem,
+                                warn: (String) -> Void,
                                 _ transform: ([UInt8]) throws(CLIError) -> [UInt8]?) -> Result<Bool, CLIError> {
         // Every writer refuses a file holding a NUL byte: a todo file never has one, so it is a
         // binary file given by mistake (docs/todo-command.md, "Errors").
-        replace(path, options: ReplaceOptions(createIfMissing: createIfMissing, refusesNULBytes: true), fileSystem: fileSystem,
+        replace(path, options: ReplaceOptions(createIfMissing: createIfMissing, refusesNULBytes: true, writerWait: writerWait),
+                fileSystem: fileSystem,
                 warn: warn) {
             (old: [UInt8]) throws(CLIError) -> ReplacementContent? in
             try transform(old).map { .bytes($0) }

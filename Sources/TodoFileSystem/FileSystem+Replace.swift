@@ -20,12 +20,22 @@ public struct ReplaceOptions: Sendable, Hashable {
     /// compare-and-swap comparison, which reads them anyway (on a second thread for a large file).
     public var refusesNULBytes: Bool
 
-    /// Defaults: the file must exist; five attempts; NUL bytes allowed. `maxAttempts` below 1 is
-    /// raised to 1.
-    public init(createIfMissing: Bool = false, maxAttempts: Int = 5, refusesNULBytes: Bool = false) {
+    /// How long to wait for another process to close the file it has open for writing (an appender
+    /// between its `open` and `close`: `( sleep 1; echo task ) >> todo.txt`) before the rename, and
+    /// again after it for one that opened the old file just before. Bytes written to the old file
+    /// after the rename would otherwise be lost with it. Still open before the rename when this runs
+    /// out: `FileSystemError.openForWriting`, nothing written. See docs/notes/file-layer.md,
+    /// "Late appends".
+    public var writerWait: Duration
+
+    /// Defaults: the file must exist; five attempts; NUL bytes allowed; writers waited for 5 s.
+    /// `maxAttempts` below 1 is raised to 1.
+    public init(createIfMissing: Bool = false, maxAttempts: Int = 5, refusesNULBytes: Bool = false,
+                writerWait: Duration = .seconds(5)) {
         self.createIfMissing = createIfMissing
         self.maxAttempts = max(1, maxAttempts)
         self.refusesNULBytes = refusesNULBytes
+        self.writerWait = writerWait
     }
 }
 
@@ -40,6 +50,9 @@ public enum ReplaceNote: Sendable, Hashable {
     /// The old file had `linkCount` hard links; the other names still show the old content, because
     /// a rename gives the target a new inode.
     case hardLinksDetached(linkCount: UInt64)
+    /// After the rename, another process still had the old file open for writing when
+    /// `ReplaceOptions.writerWait` ran out: what it writes from now on goes to the replaced file.
+    case stillOpenForWriting(waited: Duration)
     /// The rename happened, but syncing the directory failed, so a crash could still bring back
     /// the old file. The new content itself was synced.
     case notDurable(FileSystemError)
@@ -219,7 +232,8 @@ extension FileSystem {
 
         do {
             try checkWritable(target, status: old.status)
-            return try writeAndSwap(target, old: old, new: new, earlyCheck: earlyCheck, refusingNUL: options.refusesNULBytes)
+            return try writeAndSwap(target, old: old, new: new, earlyCheck: earlyCheck, refusingNUL: options.refusesNULBytes,
+                                    writerWait: options.writerWait)
         } catch {
             throw .fileSystem(error)
         }
@@ -294,7 +308,7 @@ extension FileSystem {
     /// kind of window as the few calls between any check and a rename.
     private func writeAndSwap(
         _ target: ResolvedPath, old: Snapshot, new: ReplacementContent,
-        earlyCheck: BackgroundJob<Result<CheckResult, FileSystemError>>?, refusingNUL: Bool
+        earlyCheck: BackgroundJob<Result<CheckResult, FileSystemError>>?, refusingNUL: Bool, writerWait: Duration
     ) throws(FileSystemError) -> AttemptResult {
         let (temporaryPath, temporary) = try createTemporaryFile(beside: target, existing: old.status != nil)
         var renamed = false
@@ -327,10 +341,27 @@ extension FileSystem {
             if let source = old.descriptor { try copyExtendedAttributes(from: source, to: temporary, path: target.path) }
         }
 
+        // An appender that has the file open must finish first: what it writes after the rename would
+        // go to the old inode. Once it has closed, its lines are late appends like any other, so the
+        // comparison runs again, inline (the early one may predate them).
+        var waitedForWriters = false
+        if let fd = old.descriptor {
+            do {
+                waitedForWriters = try waitForOtherWriters(fd, timeout: writerWait)
+            } catch {
+                earlyCheck?.cancel()
+                _ = earlyCheck?.join()
+                throw .openForWriting(path: target.path, waited: writerWait)
+            }
+        }
         let firstCheck: CheckResult
-        if let earlyCheck {
+        if let earlyCheck, !waitedForWriters {
             firstCheck = try earlyCheck.join().get()
         } else {
+            if let earlyCheck {
+                earlyCheck.cancel()
+                _ = earlyCheck.join()
+            }
             firstCheck = try compareAndSwapCheck(target, old: old, refusingNUL: refusingNUL)
         }
         guard case .current(let checkedIdentity, let late) = firstCheck else { return .conflict }
@@ -364,10 +395,31 @@ extension FileSystem {
 
         if let fd = old.descriptor, let status = old.status {
             if status.linkCount > 1 { notes.append(.hardLinksDetached(linkCount: status.linkCount)) }
+            // One that opened the old file in the instant before the rename writes there: wait for
+            // it to close, then its bytes are copied below.
+            do {
+                _ = try waitForOtherWriters(fd, timeout: writerWait)
+            } catch {
+                notes.append(.stillOpenForWriting(waited: writerWait))
+            }
             notes += copyLateAppends(from: fd, accounted: accounted, continuing: !copiedLate.isEmpty, into: &writer, path: target.path)
         }
         do { try syncDirectory(target.directory) } catch { notes.append(.notDurable(error)) }
         return .written(notes)
+    }
+
+    /// Whether the file of `fd` was open for writing by another process, waiting (polling every
+    /// 2 ms) until it is not. Throws `Errno.wouldBlock` when it is still open after `timeout`; where
+    /// this cannot be told (no lease, no `/proc`), nobody is waited for.
+    private func waitForOtherWriters(_ fd: FileDescriptor, timeout: Duration) throws(Errno) -> Bool {
+        guard (try? system.othersWriting(fd)) == true else { return false }
+        let clock = ContinuousClock()
+        let start = clock.now
+        while clock.now - start < timeout {
+            system.sleep(.milliseconds(2))
+            if (try? system.othersWriting(fd)) != true { return true }
+        }
+        throw .wouldBlock
     }
 
     /// Step 6 when the target did not exist: a rename that refuses to replace a file created since the

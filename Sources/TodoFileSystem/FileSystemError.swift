@@ -34,6 +34,9 @@ public enum FileSystemError: Error, CustomStringConvertible, Hashable, Sendable 
     case keptChanging(path: String, attempts: Int)
     /// Another process held the lock for the whole bounded wait.
     case locked(path: String, waited: Duration)
+    /// Another process kept the file open for writing for the whole wait (`ReplaceOptions.writerWait`):
+    /// replacing it then would lose what that process writes. Nothing was written.
+    case openForWriting(path: String, waited: Duration)
     /// The file is larger than the size limit (`FileSystem.sizeLimit`): refused before it is read.
     case tooLarge(path: String, size: Int64, limit: Int64)
     /// The file holds a NUL byte (first on `line`) and `ReplaceOptions.refusesNULBytes` was set: most
@@ -59,6 +62,8 @@ public enum FileSystemError: Error, CustomStringConvertible, Hashable, Sendable 
             "cannot write \(path): it changed during each of \(attempts) attempts; nothing was written"
         case .locked(let path, let waited):
             "\(path) is locked by another todo process (waited \(FileSystemError.format(waited)))"
+        case .openForWriting(let path, let waited):
+            "\(path) is open for writing by another program (waited \(FileSystemError.format(waited))); not replacing it, so nothing it writes is lost"
         case .tooLarge(let path, let size, let limit):
             "\(path): \(size) bytes, more than the limit of \(limit) (TODO_MAX_FILE_SIZE); not reading it"
         case .holdsNUL(let path, let line):

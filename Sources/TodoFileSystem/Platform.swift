@@ -282,7 +282,63 @@ extension Syscalls {
         },
         fsetxattr: { fd, name, value in
             withCName(name) { cName in checked { platformFsetxattr(fd.rawValue, cName, value) }.map { _ in () } }
+        },
+        othersWriting: { fd in
+            let answer = ctodo_others_writing(fd.rawValue)
+            if answer >= 0 { return .success(answer == 1) }
+            let leaseError = Errno.current
+            return ProcessWriters.othersWriting(fd.rawValue).map { Result.success($0) } ?? .failure(leaseError)
         })
+}
+
+/// Who has a file open for writing, from `/proc` (Linux): the fallback of `othersWriting` when a
+/// lease cannot be taken (the file belongs to another user). Sees only the processes whose
+/// descriptors this process may read (its own user's, or all for root).
+enum ProcessWriters {
+    /// Whether a process other than this one has the file of `fd` open for writing; nil where there
+    /// is no `/proc` to read.
+    static func othersWriting(_ fd: Int32) -> Bool? {
+        #if os(Linux)
+        var target = stat()
+        guard fstat(fd, &target) == 0, let processes = opendir("/proc") else { return nil }
+        defer { closedir(processes) }
+        let me = getpid()
+        while let entry = readdir(processes) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = Int32(name), pid != me else { continue }
+            if holdsForWriting(pid: pid, device: target.st_dev, inode: target.st_ino) { return true }
+        }
+        return false
+        #else
+        return nil
+        #endif
+    }
+
+    #if os(Linux)
+    /// Whether process `pid` has a descriptor on (device, inode) opened write-only or read-write.
+    static func holdsForWriting(pid: Int32, device: UInt, inode: UInt) -> Bool {
+        guard let descriptors = opendir("/proc/\(pid)/fd") else { return false }
+        defer { closedir(descriptors) }
+        while let entry = readdir(descriptors) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard Int32(name) != nil else { continue }
+            var info = stat()
+            guard stat("/proc/\(pid)/fd/\(name)", &info) == 0, info.st_dev == device, info.st_ino == inode else { continue }
+            // fdinfo's `flags:` are octal open flags; the access mode is the low two bits.
+            guard let file = fopen("/proc/\(pid)/fdinfo/\(name)", "r") else { continue }
+            defer { fclose(file) }
+            var line = [CChar](repeating: 0, count: 128)
+            while fgets(&line, Int32(line.count), file) != nil {
+                let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                guard text.hasPrefix("flags:") else { continue }
+                let digits = text.dropFirst("flags:".count).filter { $0.isNumber }
+                if let flags = Int(digits, radix: 8), flags & 3 != 0 { return true }
+                break
+            }
+        }
+        return false
+    }
+    #endif
 }
 
 /// A zeroed C `stat`, spelled outside `Syscalls` where `stat` names the closure, not the struct.

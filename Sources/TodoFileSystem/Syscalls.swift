@@ -130,6 +130,10 @@ public struct Syscalls: Sendable {
     /// `fsetxattr(fd, name, value, size, 0)`: creates the attribute or replaces its value. Darwin:
     /// position 0, options 0.
     package var fsetxattr: @Sendable (FileDescriptor, ExtendedAttributeName, UnsafeRawBufferPointer) -> Result<Void, Errno>
+    /// Whether another process has the file of this read-only descriptor open for writing (an
+    /// appender between `open` and `close`): a lease probe (Linux), else a scan of `/proc`; an error
+    /// when neither can tell (then nobody is waited for).
+    package var othersWriting: @Sendable (FileDescriptor) -> Result<Bool, Errno>
 
     /// One closure per call; see `Syscalls.live` for the real ones and `FaultInjector` for wrappers.
     package init(
@@ -163,7 +167,8 @@ public struct Syscalls: Sendable {
         fgetxattr: @escaping @Sendable (FileDescriptor, ExtendedAttributeName, UnsafeMutableRawBufferPointer) -> Result<Int, Errno>
             = Syscalls.live.fgetxattr,
         fsetxattr: @escaping @Sendable (FileDescriptor, ExtendedAttributeName, UnsafeRawBufferPointer) -> Result<Void, Errno>
-            = Syscalls.live.fsetxattr
+            = Syscalls.live.fsetxattr,
+        othersWriting: @escaping @Sendable (FileDescriptor) -> Result<Bool, Errno> = Syscalls.live.othersWriting
     ) {
         self.open = open
         self.createExclusive = createExclusive
@@ -191,6 +196,7 @@ public struct Syscalls: Sendable {
         self.flistxattr = flistxattr
         self.fgetxattr = fgetxattr
         self.fsetxattr = fsetxattr
+        self.othersWriting = othersWriting
     }
 }
 
@@ -326,6 +332,7 @@ struct System: Sendable {
     func access(_ path: String, _ mode: AccessMode) throws(Errno) { try retrying { calls.access(path, mode) } }
     func rename(_ from: String, _ to: String) throws(Errno) { try retrying { calls.rename(from, to) } }
     func renameNoReplace(_ from: String, _ to: String) throws(Errno) { try retrying { calls.renameNoReplace(from, to) } }
+    func othersWriting(_ fd: FileDescriptor) throws(Errno) -> Bool { try retrying { calls.othersWriting(fd) } }
     func unlink(_ path: String) throws(Errno) { try retrying { calls.unlink(path) } }
     func flock(_ fd: FileDescriptor, _ operation: LockOperation) throws(Errno) { try retrying { calls.flock(fd, operation) } }
     func realpath(_ path: String) throws(Errno) -> String { try retrying { calls.realpath(path) } }

@@ -17,4 +17,14 @@ int ctodo_start_writeback(int fd, int64_t offset, int64_t count);
 /// file system or kernel cannot do it.
 int ctodo_rename_noreplace(const char *from, const char *to);
 
+/// Whether another open file description has the file of `fd` open for writing: 0 no, 1 yes, or
+/// -1 with `errno` set when this cannot be told this way (not the file's owner without
+/// CAP_LEASE: `EACCES`; a file system without leases: `EINVAL`; not Linux: `ENOTSUP`).
+///
+/// Linux only: a read lease (`F_SETLEASE`, `F_RDLCK`) can be taken on a read-only descriptor only
+/// while nobody has the file open for writing (`EAGAIN` otherwise); it is released at once. Its
+/// break signal is set to SIGURG first, which is ignored by default, so a writer opening the file
+/// in that instant cannot end this process with SIGIO. `fd` must be open read-only.
+int ctodo_others_writing(int fd);
+
 #endif
