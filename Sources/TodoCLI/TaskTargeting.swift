@@ -29,8 +29,8 @@ struct TaskTarget {
     /// Where this task is in `document` (the same or a newer version of the file).
     func locate(in document: TodoDocument, path: String) throws(CLIError) -> Int {
         if let uid, index >= document.lineCount || !document.content(at: index).elementsEqual(content),
-           let owner = UIDIndex(document).owners[uid] {
-            return owner
+           let owner = try? document.resolve("uid:" + uid) {
+            return owner.index
         }
         guard let found = TaskTarget.relocate(index: index, content: content, in: document) else {
             throw .failure("\(path): task \(address) changed while this command ran; nothing done")

@@ -42,11 +42,11 @@ struct TodoFileEdit {
     /// (docs/todo-command.md, "Addressing a task") and reported on stderr.
     func targets(_ addresses: [String], in document: TodoDocument, _ invocation: Invocation) throws(CLIError) -> [TaskTarget] {
         var targets: [TaskTarget] = []
-        let index = UIDIndex(document)
         for address in addresses {
             let reference: TaskReference
             do {
-                reference = try document.resolve(address, index: index)
+                // No shared index: resolving one address collects only the uids that match it.
+                reference = try document.resolve(address)
             } catch {
                 throw .failure("\(path): \(error)")
             }

@@ -52,11 +52,25 @@ public struct UIDIndex: Sendable {
 
     /// Indexes `document`. Complexity: one parse of each task line.
     public init(_ document: TodoDocument) {
+        self.init(document, including: { _ in true })
+    }
+
+    /// Indexes only the uids equal to `key` or, with `prefixes`, starting with it: what resolving
+    /// one address needs, without a string or a dictionary entry for every other uid.
+    init(_ document: TodoDocument, matching key: [UInt8], prefixes: Bool) {
+        self.init(document) { uid in prefixes ? uid.starts(with: key) : uid.elementsEqual(key) }
+    }
+
+    /// Indexes the uids whose bytes `including` accepts.
+    private init(_ document: TodoDocument, including: (ArraySlice<UInt8>) -> Bool) {
         var completed: [Int: Bool] = [:]
         for index in 0..<document.lineCount {
             let item = document.item(at: index)
-            guard let uid = item.uid else { continue }
-            holders[uid, default: []].append(index)
+            guard let range = item.uidRange else { continue }
+            let start = item.content.startIndex
+            let bytes = item.content[(start + range.lowerBound)..<(start + range.upperBound)]
+            guard including(bytes) else { continue }
+            holders[String(decoding: bytes, as: UTF8.self), default: []].append(index)
             completed[index] = item.isCompleted
         }
         for (uid, lines) in holders {
@@ -130,12 +144,14 @@ extension TodoDocument {
             }
             return TaskReference(index: number - 1, uid: nil, duplicateIndices: [])
         }
-        let uids = index ?? UIDIndex(self)
         var value = Substring(address)
         let explicit = value.hasPrefix("uid:")
         if explicit { value = value.dropFirst(4) }
         let key = String(value)
         guard !key.isEmpty else { throw .malformed(address) }
+        // Without an index, only the uids that could match are collected (one scan, no dictionary
+        // of every uid): resolving one task in a large file costs a read of its bytes.
+        let uids = index ?? UIDIndex(self, matching: Array(key.utf8), prefixes: !explicit)
         if let owner = uids.owners[key] {
             let others = (uids.holders[key] ?? []).filter { $0 != owner }
             return TaskReference(index: owner, uid: key, duplicateIndices: others)

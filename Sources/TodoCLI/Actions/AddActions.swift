@@ -64,11 +64,13 @@ enum AddActions {
             var document = TodoDocument(bytes: existing)
             var generator = UIDRandomness(environment: invocation.environment)
             added = []
-            let taken = UIDIndex(document)
+            var taken: UIDIndex?
             for text in texts {
                 // A uid the text gives itself must be free: a second holder would make it ambiguous.
                 if let given = TodoItem.identity(inFragment: text) {
-                    if let holder = taken.holders[given]?.first {
+                    let index = taken ?? UIDIndex(document)
+                    taken = index
+                    if let holder = index.holders[given]?.first {
                         throw .failure("\(path): uid \(given) is already task \(holder + 1)'s; leave it out for a fresh one")
                     }
                     if let done, UIDIndex(done).holders[given] != nil {
