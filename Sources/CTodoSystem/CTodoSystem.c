@@ -13,6 +13,9 @@
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE (1 << 0)
 #endif
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
 #endif
 
 int ctodo_start_writeback(int fd, int64_t offset, int64_t count) {
@@ -51,6 +54,19 @@ int ctodo_others_writing(int fd) {
 #else
     (void)fd;
     errno = ENOTSUP;
+    return -1;
+#endif
+}
+
+int ctodo_rename_exchange(const char *from, const char *to) {
+#if defined(__linux__) && defined(SYS_renameat2)
+    return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE);
+#elif defined(__APPLE__)
+    return renamex_np(from, to, RENAME_SWAP);
+#else
+    (void)from;
+    (void)to;
+    errno = ENOSYS;
     return -1;
 #endif
 }

@@ -86,6 +86,7 @@ package final class FaultInjector: @unchecked Sendable {
             access: { a, b in self.intercept(.access).map { .failure($0) } ?? base.access(a, b) },
             rename: { a, b in self.intercept(.rename).map { .failure($0) } ?? base.rename(a, b) },
             renameNoReplace: { a, b in self.intercept(.renameNoReplace).map { .failure($0) } ?? base.renameNoReplace(a, b) },
+            renameExchange: { a, b in self.intercept(.renameExchange).map { .failure($0) } ?? base.renameExchange(a, b) },
             unlink: { a in self.intercept(.unlink).map { .failure($0) } ?? base.unlink(a) },
             close: { a in self.intercept(.close).map { .failure($0) } ?? base.close(a) },
             flock: { a, b in self.intercept(.flock).map { .failure($0) } ?? base.flock(a, b) },

@@ -373,25 +373,44 @@ extension FileSystem {
             // over after a second, inline comparison (anything else starts the attempt over); a
             // steady appender cannot keep the file from ever being written this way. What lands after
             // this point is the post-rename copy's business, as in the original recipe.
-            guard case .current(_, let lateNow) = try compareAndSwapCheck(target, old: old, refusingNUL: refusingNUL),
+            guard case .current(let identityNow, let lateNow) = try compareAndSwapCheck(target, old: old, refusingNUL: refusingNUL),
                   lateNow.starts(with: copiedLate) else { return .conflict }
+            _ = identityNow
             try copyLate(lateNow, after: &copiedLate, into: &writer, path: target.path)
             do { try system.fsync(temporary) } catch { throw .failed(.sync, path: target.path, error) }
         }
         accounted += Int64(copiedLate.count)
         if !copiedLate.isEmpty { notes.append(.lateAppend(byteCount: copiedLate.count, afterRename: false)) }
 
+        let swap: SwapOutcome
         do {
-            if old.status == nil {
+            if let status = old.status {
+                swap = try swapIn(temporaryPath, target.path, expected: status.identity)
+            } else {
                 // Creating: someone else may create the file at this very moment (a sync client).
                 guard try renameCreating(temporaryPath, target.path) else { return .conflict }
-            } else {
-                try system.rename(temporaryPath, target.path)
+                swap = .renamed
             }
         } catch {
             throw .renameFailed(from: temporaryPath, to: target.path, error)
         }
+        switch swap {
+        case .renamed, .swapped:
+            break
+        case .undone:
+            // An editor saved in the instant before: its file is back in place, ours is the
+            // temporary file again (removed by the defer), and the edit starts over on it.
+            return .conflict
+        case .undoFailed(let error):
+            renamed = true
+            throw .renameFailed(from: temporaryPath, to: target.path, error)
+        }
+        let displacedOldFile = if case .swapped = swap { true } else { false }
         renamed = true
+        // The swap left the old file under the temporary name; its bytes stay readable through the
+        // old descriptor for the late-append copy below. A failure leaves it for the cleanup of
+        // abandoned temporary files.
+        if displacedOldFile { _ = try? system.unlink(temporaryPath) }
 
         if let fd = old.descriptor, let status = old.status {
             if status.linkCount > 1 { notes.append(.hardLinksDetached(linkCount: status.linkCount)) }
@@ -420,6 +439,48 @@ extension FileSystem {
             if (try? system.othersWriting(fd)) != true { return true }
         }
         throw .wouldBlock
+    }
+
+    /// How the new file took the target's place.
+    private enum SwapOutcome {
+        /// A plain rename (the file system cannot swap names).
+        case renamed
+        /// The names were swapped and the old file, now under the temporary name, is the file
+        /// that was compared.
+        case swapped
+        /// The file that came out was another one (an editor saved by renaming its own file over
+        /// the target after the comparison): the swap was undone.
+        case undone
+        /// Undoing the swap failed; the other program's file is under the temporary name.
+        case undoFailed(Errno)
+    }
+
+    /// Step 6 for an existing file: swaps the names of the temporary file and the target
+    /// (`renameExchange`), so that the file coming out can be checked. It must be the file that
+    /// was read and compared (same device and inode; late appends to it are copied afterwards).
+    /// Anything else is a save that landed between the comparison and this instant, which a plain
+    /// rename would have thrown away: the swap is undone and the edit starts over on that file.
+    /// Where the file system cannot swap (`EINVAL`, `ENOSYS`, `ENOTSUP`), a plain rename, with the
+    /// instant-wide window the comparison leaves (docs/notes/file-layer.md).
+    private func swapIn(_ temporaryPath: String, _ targetPath: String, expected: FileIdentity) throws(Errno) -> SwapOutcome {
+        do {
+            try system.renameExchange(temporaryPath, targetPath)
+        } catch where [.invalidArgument, .notImplemented, .notSupported, .unsupported].contains(error) {
+            try system.rename(temporaryPath, targetPath)
+            return .renamed
+        }
+        guard let displaced = try? system.lstat(temporaryPath), !displaced.identity.isSameFile(as: expected) else {
+            return .swapped
+        }
+        do {
+            try system.renameExchange(temporaryPath, targetPath)
+            return .undone
+        } catch {
+            // Put the other program's file back by a plain rename (ours goes); if even that fails,
+            // it stays under the temporary name, which the error names.
+            do { try system.rename(temporaryPath, targetPath) } catch { return .undoFailed(error) }
+            return .undone
+        }
     }
 
     /// Step 6 when the target did not exist: a rename that refuses to replace a file created since the

@@ -261,6 +261,7 @@ extension Syscalls {
         access: { path, mode in checked { platformAccess(path, mode.rawValue) }.map { _ in () } },
         rename: { from, to in checked { platformRename(from, to) }.map { _ in () } },
         renameNoReplace: { from, to in checked { ctodo_rename_noreplace(from, to) }.map { _ in () } },
+        renameExchange: { from, to in checked { ctodo_rename_exchange(from, to) }.map { _ in () } },
         unlink: { path in checked { platformUnlink(path) }.map { _ in () } },
         close: { fd in checked { platformClose(fd.rawValue) }.map { _ in () } },
         flock: { fd, operation in checked { platformFlock(fd.rawValue, operation.rawValue) }.map { _ in () } },

@@ -63,7 +63,7 @@ package struct ExtendedAttributeName: Sendable, Hashable, CustomStringConvertibl
 /// The kinds of call that pass through the seam; fault injection counts calls per kind.
 public enum SyscallKind: String, Sendable, Hashable, CaseIterable {
     case open, createExclusive, read, pread, write, writeVector, startWriteback, fsync, ftruncate, fchmod, fchown
-    case fstat, stat, lstat, access, rename, renameNoReplace, unlink, close, flock, realpath
+    case fstat, stat, lstat, access, rename, renameNoReplace, renameExchange, unlink, close, flock, realpath
 }
 
 /// The one seam through which the file layer reaches the operating system.
@@ -107,6 +107,9 @@ public struct Syscalls: Sendable {
     /// `rename` that fails with `EEXIST` rather than replace an existing target (`renameat2` with
     /// `RENAME_NOREPLACE` on Linux, `renamex_np` with `RENAME_EXCL` on Darwin).
     package var renameNoReplace: @Sendable (String, String) -> Result<Void, Errno>
+    /// Swaps two names atomically (`renameat2(RENAME_EXCHANGE)`, `renamex_np(RENAME_SWAP)`); `EINVAL`,
+    /// `ENOSYS`, `ENOTSUP`/`EOPNOTSUPP`: the file system cannot.
+    package var renameExchange: @Sendable (String, String) -> Result<Void, Errno>
     package var unlink: @Sendable (String) -> Result<Void, Errno>
     package var close: @Sendable (FileDescriptor) -> Result<Void, Errno>
     package var flock: @Sendable (FileDescriptor, LockOperation) -> Result<Void, Errno>
@@ -154,6 +157,7 @@ public struct Syscalls: Sendable {
         access: @escaping @Sendable (String, AccessMode) -> Result<Void, Errno>,
         rename: @escaping @Sendable (String, String) -> Result<Void, Errno>,
         renameNoReplace: @escaping @Sendable (String, String) -> Result<Void, Errno>,
+        renameExchange: @escaping @Sendable (String, String) -> Result<Void, Errno>,
         unlink: @escaping @Sendable (String) -> Result<Void, Errno>,
         close: @escaping @Sendable (FileDescriptor) -> Result<Void, Errno>,
         flock: @escaping @Sendable (FileDescriptor, LockOperation) -> Result<Void, Errno>,
@@ -187,6 +191,7 @@ public struct Syscalls: Sendable {
         self.access = access
         self.rename = rename
         self.renameNoReplace = renameNoReplace
+        self.renameExchange = renameExchange
         self.unlink = unlink
         self.close = close
         self.flock = flock
@@ -332,6 +337,7 @@ struct System: Sendable {
     func access(_ path: String, _ mode: AccessMode) throws(Errno) { try retrying { calls.access(path, mode) } }
     func rename(_ from: String, _ to: String) throws(Errno) { try retrying { calls.rename(from, to) } }
     func renameNoReplace(_ from: String, _ to: String) throws(Errno) { try retrying { calls.renameNoReplace(from, to) } }
+    func renameExchange(_ from: String, _ to: String) throws(Errno) { try retrying { calls.renameExchange(from, to) } }
     func othersWriting(_ fd: FileDescriptor) throws(Errno) -> Bool { try retrying { calls.othersWriting(fd) } }
     func unlink(_ path: String) throws(Errno) { try retrying { calls.unlink(path) } }
     func flock(_ fd: FileDescriptor, _ operation: LockOperation) throws(Errno) { try retrying { calls.flock(fd, operation) } }

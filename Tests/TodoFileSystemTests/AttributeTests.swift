@@ -274,8 +274,8 @@ import Testing
 
         let before = try #require(seenAtACL.value)
         #expect(before.contains(.fchown) && before.contains(.fchmod))
-        #expect(!before.contains(.fsync) && !before.contains(.rename))
-        #expect(injector.calls.contains(.fsync) && injector.calls.contains(.rename))
+        #expect(!before.contains(.fsync) && !before.contains(.renameExchange))
+        #expect(injector.calls.contains(.fsync) && injector.calls.contains(.renameExchange))
     }
 
     // MARK: - helpers

@@ -68,7 +68,7 @@ import TodoTestSupport
         let path = dir.file("todo.txt")
         Posix.write(path, "b\na\n")
         // The new content ends without a newline; a line appended after the rename must not fuse with it.
-        let injector = FaultInjector([Fault(.rename, occurrence: 1, .before({ Posix.append(path, "late\n") }))])
+        let injector = FaultInjector([Fault(.renameExchange, occurrence: 1, .before({ Posix.append(path, "late\n") }))])
         let result = try replace(path, with: FileSystem(syscalls: injector.syscalls())) { _ in .pieces([2..<4, 0..<1]) }.get()
         #expect(result == .written(attempts: 1, notes: [.lateAppend(byteCount: 5, afterRename: true)]))
         #expect(Posix.text(path) == "a\nb\nlate\n")

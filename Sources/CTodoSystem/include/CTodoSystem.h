@@ -17,6 +17,11 @@ int ctodo_start_writeback(int fd, int64_t offset, int64_t count);
 /// file system or kernel cannot do it.
 int ctodo_rename_noreplace(const char *from, const char *to);
 
+/// Swaps two names atomically (`renameat2(RENAME_EXCHANGE)` on Linux, `renamex_np(RENAME_SWAP)` on
+/// Darwin): after it, `to` names what `from` named and `from` what `to` named. Returns 0, or -1 with
+/// `errno` set; `EINVAL`, `ENOSYS` or `ENOTSUP` mean the file system or kernel cannot do it.
+int ctodo_rename_exchange(const char *from, const char *to);
+
 /// Whether another open file description has the file of `fd` open for writing: 0 no, 1 yes, or
 /// -1 with `errno` set when this cannot be told this way (not the file's owner without
 /// CAP_LEASE: `EACCES`; a file system without leases: `EINVAL`; not Linux: `ENOTSUP`).
