@@ -5,7 +5,7 @@ import TodoTxt
 /// file and the problem.
 ///
 /// Every write goes through `update` (safe replacement under the writers' lock, compare-and-swap,
-/// nothing written when nothing changed) or `appendLinesDurably`.
+/// nothing written when nothing changed) or `appendLines`.
 enum FileAccess {
     /// How long a command waits for another todo process's lock before giving up (files.md §2:
     /// never wait forever). `TODO_LOCK_TIMEOUT` (seconds) overrides it.
@@ -210,27 +210,4 @@ enum FileAccess {
         }
     }
 
-    /// Appends lines to a file (created if missing) and fsyncs it before returning. The lines end
-    /// with the file's dominant terminator (`terminatorOfNewFile` when it has no line ending yet);
-    /// a last line without one first gets one. A file holding a conflict block is refused.
-    static func appendLinesDurably(_ path: String, _ lines: [[UInt8]],
-                                   terminatorOfNewFile: LineTerminator = .lf) throws(CLIError) {
-        let existing = try readIfExists(path) ?? []
-        try refuseNULBytes(existing, path: path)
-        try TodoFileEdit.refuseConflictMarkers(existing, path: path)
-        let document = TodoDocument(bytes: existing)
-        let terminator = (document.endsWithTerminator || document.lineCount > 1 ? document.dominantTerminator
-                                                                                  : terminatorOfNewFile).bytes
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(lines.reduce(0) { $0 + $1.count + terminator.count })
-        for line in lines {
-            bytes += line
-            bytes += terminator
-        }
-        do {
-            try FileSystem().appendDurably(path, bytes, options: AppendOptions(startOnNewLine: true, createIfMissing: true))
-        } catch {
-            throw .failure(error.description)
-        }
-    }
 }

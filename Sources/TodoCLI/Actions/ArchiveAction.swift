@@ -3,8 +3,9 @@ import TodoTxt
 
 /// `todo archive [FILE]`: completed tasks move from the todo file to the done file.
 ///
-/// Order of writes, so that a crash can duplicate a task but never lose one: the completed lines are
-/// first appended to the done file and fsynced; only then is the todo file replaced without them.
+/// Order of writes, so that a crash can duplicate a task but never lose one: the done file is first
+/// replaced (safely: all the completed lines at its end, or none) and synced; only then is the todo
+/// file replaced without them.
 /// The replacement removes exactly the lines that were archived (matched by content, as a multiset),
 /// so a task completed by another writer in between stays in the todo file for the next archive.
 /// Blank lines stay where they are (todo.sh deletes them; here line numbers of open tasks only shift
@@ -54,13 +55,18 @@ enum ArchiveAction {
         try TodoFileEdit.refuseConflictMarkers(snapshot, path: todoPath)
         let plan = ArchivePlan(snapshot)
         guard !plan.lines.isEmpty else { return [] }
-        let newLines = notYetArchived(plan.lines, doneBytes: try FileAccess.readIfExists(donePath) ?? [])
-        if !newLines.isEmpty {
-            do {
-                try FileAccess.appendLinesDurably(donePath, newLines, terminatorOfNewFile: plan.terminator)
-            } catch {
-                throw .failure("\(error.text); nothing archived: \(todoPath) and \(donePath) are as they were")
+        // The done file gets the new lines by a safe replacement, not an append: an append killed
+        // halfway leaves half a batch (and half a line), which no rerun could tell from a task.
+        do {
+            try FileAccess.updateHoldingLock(donePath, createIfMissing: true, warn: warn) { current throws(CLIError) in
+                try FileAccess.refuseNULBytes(current, path: donePath)
+                try TodoFileEdit.refuseConflictMarkers(current, path: donePath)
+                let newLines = notYetArchived(plan.lines, doneBytes: current)
+                guard !newLines.isEmpty else { return nil }
+                return appending(newLines, to: current, terminatorOfNewFile: plan.terminator)
             }
+        } catch {
+            throw .failure("\(error.text); nothing archived: \(todoPath) and \(donePath) are as they were")
         }
         do {
             try FileAccess.replaceHoldingLock(todoPath, warn: warn) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
@@ -104,6 +110,24 @@ enum ArchiveAction {
                 lines.append(Array(document.content(at: index)))
             }
         }
+    }
+
+    /// `bytes` with `lines` after them: each line ends with the file's dominant terminator
+    /// (`terminatorOfNewFile` while the file has no line ending yet), and a last line without one
+    /// first gets one.
+    static func appending(_ lines: [[UInt8]], to bytes: [UInt8], terminatorOfNewFile: LineTerminator) -> [UInt8] {
+        let document = TodoDocument(bytes: bytes)
+        let terminator = (document.endsWithTerminator || document.lineCount > 1 ? document.dominantTerminator
+                                                                                  : terminatorOfNewFile).bytes
+        var result = bytes
+        result.reserveCapacity(bytes.count + lines.reduce(0) { $0 + $1.count + terminator.count } + terminator.count)
+        // A last line ending in a bare CR keeps it as content: CR LF after it.
+        if let last = bytes.last, last != 0x0A { result += last == 0x0D ? [0x0D, 0x0A] : terminator }
+        for line in lines {
+            result += line
+            result += terminator
+        }
+        return result
     }
 
     /// `lines` without those already at the end of the done file: among its last `lines.count`
