@@ -37,7 +37,7 @@ enum ArchiveAction {
                     var output: [UInt8] = []
                     output.reserveCapacity(archived.reduce(0) { $0 + $1.count + 1 })
                     for line in archived {
-                        output += invocation.io.outputIsTerminal ? invocation.displayed(line) : line
+                        if invocation.io.outputIsTerminal { output += invocation.displayed(line) } else { output += line }
                         output.append(0x0A)
                     }
                     invocation.io.writeOutput(output)
@@ -49,7 +49,7 @@ enum ArchiveAction {
 
     /// Moves completed tasks; returns the archived lines' contents, in file order. The caller holds
     /// the todo file's lock.
-    static func archive(todoPath: String, donePath: String, warn: (String) -> Void) throws(CLIError) -> [[UInt8]] {
+    static func archive(todoPath: String, donePath: String, warn: (String) -> Void) throws(CLIError) -> [ArraySlice<UInt8>] {
         let snapshot = try FileAccess.read(todoPath)
         try FileAccess.refuseNULBytes(snapshot, path: todoPath)
         try TodoFileEdit.refuseConflictMarkers(snapshot, path: todoPath)
@@ -84,19 +84,24 @@ enum ArchiveAction {
     /// What one archive moves: the completed lines' contents and, when the file ends with a line
     /// break, the kept part of the file as pieces of it (written without building it).
     struct ArchivePlan {
-        var lines: [[UInt8]] = []
+        /// The completed lines, as slices of the file read (no copy per line).
+        var lines: [ArraySlice<UInt8>] = []
         var kept: [Range<Int>]?
         var terminator: LineTerminator = .lf
 
         init(_ bytes: [UInt8]) {
             if let runs = TodoDocument.completedRuns(bytes) {
                 kept = runs.kept
-                for run in runs.completed {
-                    var start = run.lowerBound
-                    for index in run where bytes[index] == 0x0A {
-                        let end = index > start && bytes[index - 1] == 0x0D ? index - 1 : index
-                        lines.append(Array(bytes[start..<end]))
-                        start = index + 1
+                bytes.withUnsafeBufferPointer { buffer in
+                    guard let base = buffer.baseAddress else { return }
+                    for run in runs.completed {
+                        var start = run.lowerBound
+                        while start < run.upperBound {
+                            let lineFeed = ByteSearch.firstIndex(of: 0x0A, in: base, from: start, to: run.upperBound)
+                            let end = lineFeed > start && base[lineFeed - 1] == 0x0D ? lineFeed - 1 : lineFeed
+                            lines.append(bytes[start..<end])
+                            start = lineFeed + 1
+                        }
                     }
                 }
                 // A new done file gets the todo file's line ending, read off its first line (the
@@ -107,7 +112,7 @@ enum ArchiveAction {
             let document = TodoDocument(bytes: bytes)
             terminator = document.dominantTerminator
             for index in 0..<document.lineCount where document.item(at: index).isCompleted {
-                lines.append(Array(document.content(at: index)))
+                lines.append(ArraySlice(Array(document.content(at: index))))
             }
         }
     }
@@ -115,10 +120,13 @@ enum ArchiveAction {
     /// `bytes` with `lines` after them: each line ends with the file's dominant terminator
     /// (`terminatorOfNewFile` while the file has no line ending yet), and a last line without one
     /// first gets one.
-    static func appending(_ lines: [[UInt8]], to bytes: [UInt8], terminatorOfNewFile: LineTerminator) -> [UInt8] {
-        let document = TodoDocument(bytes: bytes)
-        let terminator = (document.endsWithTerminator || document.lineCount > 1 ? document.dominantTerminator
-                                                                                  : terminatorOfNewFile).bytes
+    static func appending(_ lines: [ArraySlice<UInt8>], to bytes: [UInt8], terminatorOfNewFile: LineTerminator) -> [UInt8] {
+        // The file's line ending, read off its last line break (no parse of a done file that only
+        // grows): CR LF if that break has a CR before it.
+        var terminator = terminatorOfNewFile.bytes
+        if let lineFeed = bytes.lastIndex(of: 0x0A) {
+            terminator = lineFeed > 0 && bytes[lineFeed - 1] == 0x0D ? [0x0D, 0x0A] : [0x0A]
+        }
         var result = bytes
         result.reserveCapacity(bytes.count + lines.reduce(0) { $0 + $1.count + terminator.count } + terminator.count)
         // A last line ending in a bare CR keeps it as content: CR LF after it.
@@ -137,17 +145,17 @@ enum ArchiveAction {
     /// last line decides cheaply whether anything can repeat: unless it is a completed task that
     /// equals one of `lines` or shares its uid, nothing is searched (the usual case costs one parse
     /// and a byte search, never a hash of the done file).
-    static func notYetArchived(_ lines: [[UInt8]], doneBytes: [UInt8]) -> [[UInt8]] {
-        let tail = lastLines(of: doneBytes, count: lines.count)
-        guard let last = tail.last else { return lines }
+    static func notYetArchived(_ lines: [ArraySlice<UInt8>], doneBytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        guard let last = lastLines(of: doneBytes, count: 1).last else { return lines }
         let lastItem = TodoItem(last)
         guard lastItem.isCompleted else { return lines }
         let lastUID = lastItem.uid
         let uidBytes = lastUID.map { Array($0.utf8) }
         let mayRepeat = lines.contains { line in
-            line[...] == last || (uidBytes.map { contains(line, $0) } == true && TodoItem(line).uid == lastUID)
+            line.elementsEqual(last) || (uidBytes.map { contains(line, $0) } == true && TodoItem(line).uid == lastUID)
         }
         guard mayRepeat else { return lines }
+        let tail = lastLines(of: doneBytes, count: lines.count)
         var sameLine: [ArraySlice<UInt8>: Int] = [:]
         var sameUID: [String: Int] = [:]
         for content in tail {
@@ -188,21 +196,26 @@ enum ArchiveAction {
     }
 
     /// Whether `needle` occurs in `haystack`.
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    static func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
         guard let first = needle.first, haystack.count >= needle.count else { return false }
-        var index = 0
-        while let found = haystack[index...].firstIndex(of: first), found + needle.count <= haystack.count {
-            if haystack[found..<(found + needle.count)].elementsEqual(needle) { return true }
-            index = found + 1
+        return haystack.withUnsafeBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return false }
+            var index = 0
+            while index + needle.count <= buffer.count {
+                index = ByteSearch.firstIndex(of: first, in: base, from: index, to: buffer.count - needle.count + 1)
+                guard index + needle.count <= buffer.count else { return false }
+                if UnsafeBufferPointer(rebasing: buffer[index..<(index + needle.count)]).elementsEqual(needle) { return true }
+                index += 1
+            }
+            return false
         }
-        return false
     }
 
     /// `bytes` without one completed line per entry of `lines` (a multiset): the todo file as another
     /// writer left it, minus exactly what was archived.
-    static func removing(_ lines: [[UInt8]], from bytes: [UInt8]) -> [UInt8] {
+    static func removing(_ lines: [ArraySlice<UInt8>], from bytes: [UInt8]) -> [UInt8] {
         var pending: [[UInt8]: Int] = [:]
-        for line in lines { pending[line, default: 0] += 1 }
+        for line in lines { pending[Array(line), default: 0] += 1 }
         var document = TodoDocument(bytes: bytes)
         document.removeLines { line in
             // Only a line starting with `x` (or with a BOM of its own) can be completed.
