@@ -29,16 +29,29 @@ int ctodo_start_writeback(int fd, int64_t offset, int64_t count) {
 #endif
 }
 
-int ctodo_rename_noreplace(const char *from, const char *to) {
+// renameat2 with `linux_flag`, or renamex_np with `darwin_flag`: the one body both special renames share.
+static int rename_with_flag(const char *from, const char *to, unsigned int linux_flag, unsigned int darwin_flag) {
 #if defined(__linux__) && defined(SYS_renameat2)
-    return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+    (void)darwin_flag;
+    return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, linux_flag);
 #elif defined(__APPLE__)
-    return renamex_np(from, to, RENAME_EXCL);
+    (void)linux_flag;
+    return renamex_np(from, to, darwin_flag);
 #else
     (void)from;
     (void)to;
+    (void)linux_flag;
+    (void)darwin_flag;
     errno = ENOSYS;
     return -1;
+#endif
+}
+
+int ctodo_rename_noreplace(const char *from, const char *to) {
+#if defined(__APPLE__)
+    return rename_with_flag(from, to, 0, RENAME_EXCL);
+#else
+    return rename_with_flag(from, to, RENAME_NOREPLACE, 0);
 #endif
 }
 
@@ -59,14 +72,9 @@ int ctodo_others_writing(int fd) {
 }
 
 int ctodo_rename_exchange(const char *from, const char *to) {
-#if defined(__linux__) && defined(SYS_renameat2)
-    return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE);
-#elif defined(__APPLE__)
-    return renamex_np(from, to, RENAME_SWAP);
+#if defined(__APPLE__)
+    return rename_with_flag(from, to, 0, RENAME_SWAP);
 #else
-    (void)from;
-    (void)to;
-    errno = ENOSYS;
-    return -1;
+    return rename_with_flag(from, to, RENAME_EXCHANGE, 0);
 #endif
 }

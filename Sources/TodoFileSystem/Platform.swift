@@ -305,8 +305,7 @@ enum ProcessWriters {
         defer { closedir(processes) }
         let me = getpid()
         while let entry = readdir(processes) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let pid = Int32(name), pid != me else { continue }
+            guard let pid = Int32(entryName(entry)), pid != me else { continue }
             if holdsForWriting(pid: pid, device: target.st_dev, inode: target.st_ino) { return true }
         }
         return false
@@ -316,12 +315,17 @@ enum ProcessWriters {
     }
 
     #if os(Linux)
+    /// A directory entry's name.
+    static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
+        withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
     /// Whether process `pid` has a descriptor on (device, inode) opened write-only or read-write.
     static func holdsForWriting(pid: Int32, device: UInt, inode: UInt) -> Bool {
         guard let descriptors = opendir("/proc/\(pid)/fd") else { return false }
         defer { closedir(descriptors) }
         while let entry = readdir(descriptors) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = entryName(entry)
             guard Int32(name) != nil else { continue }
             var info = stat()
             guard stat("/proc/\(pid)/fd/\(name)", &info) == 0, info.st_dev == device, info.st_ino == inode else { continue }
