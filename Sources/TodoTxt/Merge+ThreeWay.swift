@@ -4,17 +4,31 @@ struct ThreeWayMerger {
     let ours: MergeSide
     let theirs: MergeSide
     let index: MergeIndex
-    let markerSize: Int
+    let options: ThreeWayOptions
+    var markerSize: Int { options.markerSize }
     var conflicts: [MergeConflict] = []
     var reports: [MergeReport] = []
 
-    init(base: TodoDocument, ours: TodoDocument, theirs: TodoDocument, markerSize: Int) {
+    init(base: TodoDocument, ours: TodoDocument, theirs: TodoDocument, options: ThreeWayOptions) {
         var index = MergeIndex(sideCount: 3, capacity: base.lineCount + ours.lineCount + theirs.lineCount)
         self.base = MergeSide(base, side: 0, index: &index)
         self.ours = MergeSide(ours, side: 1, index: &index)
         self.theirs = MergeSide(theirs, side: 2, index: &index)
         self.index = index
-        self.markerSize = markerSize
+        self.options = options
+    }
+
+    /// X A – or X – A where the deleting side archived the task: whether it stays archived (the
+    /// edited version is dropped). Not when the edit reopened a completed task: that is the user's
+    /// intent and is kept (and reported). A dropped text edit is reported.
+    mutating func staysArchived(uid: String?, base original: ArraySlice<UInt8>, edited: ArraySlice<UInt8>) -> Bool {
+        guard let uid, options.archivedUIDs.contains(uid) else { return false }
+        let before = TodoItem(original), after = TodoItem(edited)
+        if before.isCompleted && !after.isCompleted { return false }
+        if MergeFields(before).description != MergeFields(after).description {
+            reports.append(MergeReport(kind: .archivedTextEditDropped, uid: uid, text: lossyString(edited), fields: [.description]))
+        }
+        return true
     }
 
     mutating func run() -> MergeResult {
@@ -50,16 +64,19 @@ struct ThreeWayMerger {
         let keep = MergeUnit(line: mine, terminator: terminator)
         let uid: String? = if case .uid(let value) = key { value } else { nil }
         guard let baseIndex else {
-            // – A –, – A A (once), – A B (a uid both sides created: both kept, THEIRS' placed later).
+            // – A –, – A A (once), – A B (a uid both sides created: both kept, THEIRS' placed later;
+            // in a done file, the same task archived on both sides: OURS' line only).
             if let theirsIndex, !sameBytes(theirs.content(theirsIndex), mine) {
-                reports.append(MergeReport(kind: .duplicateUIDAdded, uid: uid, text: lossyString(mine), fields: []))
+                let kind: MergeReport.Kind = options.isDoneFile && uid != nil ? .archivedTwiceKeptOnce : .duplicateUIDAdded
+                reports.append(MergeReport(kind: kind, uid: uid, text: lossyString(mine), fields: []))
             }
             return keep
         }
         let original = base.content(baseIndex)
         guard let theirsIndex else {
-            // X X – removed; X A – kept and reported.
+            // X X – removed; X A – kept and reported, unless THEIRS archived it (stays archived).
             if sameBytes(mine, original) { return nil }
+            if staysArchived(uid: uid, base: original, edited: mine) { return nil }
             reports.append(MergeReport(kind: .keptEditedDeletedByThem, uid: uid, text: lossyString(mine), fields: []))
             return keep
         }
@@ -92,8 +109,8 @@ struct ThreeWayMerger {
             let bytes = Array(repeating: character, count: markerSize) + (label.isEmpty ? [] : [0x20] + Array(label.utf8))
             return MergeLine(content: bytes[...], terminator: nil)
         }
-        return MergeUnit([marker(0x3C, "ours"), MergeLine(content: mine, terminator: nil), marker(0x3D, ""),
-                          MergeLine(content: other, terminator: nil), marker(0x3E, "theirs")],
+        return MergeUnit([marker(0x3C, options.oursLabel), MergeLine(content: mine, terminator: nil), marker(0x3D, ""),
+                          MergeLine(content: other, terminator: nil), marker(0x3E, options.theirsLabel)],
                          isCompleted: oursItem.isCompleted)
     }
 
@@ -102,14 +119,26 @@ struct ThreeWayMerger {
         let other = theirs.content(index)
         let uid: String? = if case .uid(let value) = key { value } else { nil }
         if let oursIndex {
-            // Every key both sides hold is in the result; – A B also keeps THEIRS' version.
+            // Every key both sides hold is in the result; – A B also keeps THEIRS' version, except in
+            // a done file, where the same task archived twice is kept once (OURS', reported there).
             if baseIndex == nil && !sameBytes(ours.content(oursIndex), other) {
+                if options.isDoneFile && uid != nil { return .matched(oursIndex) }
                 return .placed(MergeUnit(line: other, terminator: nil))
             }
             return .matched(oursIndex)
         }
-        guard let baseIndex else { return .placed(MergeUnit(line: other, terminator: nil)) }
+        guard let baseIndex else {
+            // – – A: new in THEIRS. An open task whose uid is archived in a done file comes back from
+            // a clone that could not see the archive (an untracked done.txt): it is not resurrected,
+            // as reconcile does, and said so.
+            if let uid, options.archivedUIDs.contains(uid), !TodoItem(other).isCompleted {
+                reports.append(MergeReport(kind: .notResurrected, uid: uid, text: lossyString(other), fields: []))
+                return .dropped
+            }
+            return .placed(MergeUnit(line: other, terminator: nil))
+        }
         if sameBytes(base.content(baseIndex), other) { return .dropped }
+        if staysArchived(uid: uid, base: base.content(baseIndex), edited: other) { return .dropped }
         reports.append(MergeReport(kind: .keptEditedDeletedByUs, uid: uid, text: lossyString(other), fields: []))
         return .placed(MergeUnit(line: other, terminator: nil))
     }

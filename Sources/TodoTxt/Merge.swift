@@ -94,6 +94,12 @@ public struct MergeReport: Sendable, Equatable, CustomStringConvertible {
         /// Two-way: both versions kept a difference; the one further along is kept and the other is
         /// kept too, marked with a `conflict:` tag.
         case keptBothVersions
+        /// Three-way: one side archived the task (it is in that side's done file) and the other
+        /// changed its text; the task stays archived and the text change is not kept.
+        case archivedTextEditDropped
+        /// Three-way, done file: both sides archived the task (same uid, different lines); one copy
+        /// is kept, OURS'.
+        case archivedTwiceKeptOnce
     }
 
     /// What happened.
@@ -107,16 +113,20 @@ public struct MergeReport: Sendable, Equatable, CustomStringConvertible {
 
     /// One line for the user, e.g. `kept task edited by us and deleted by them: (A) call mom uid:k3`.
     public var description: String {
-        let list = fields.map(\.description).joined(separator: ", ")
+        // ` (priority, text)`, or nothing: never an empty `()`.
+        let list = fields.isEmpty ? "" : " (" + fields.map(\.description).joined(separator: ", ") + ")"
         switch kind {
         case .keptEditedDeletedByThem: return "kept task edited by us and deleted by them: \(text)"
         case .keptEditedDeletedByUs: return "kept task edited by them and deleted by us: \(text)"
         case .duplicateUIDAdded: return "both sides added a task with uid \(uid ?? ""); kept both: \(text)"
-        case .fieldsMerged: return "merged changes from both sides (\(list)): \(text)"
-        case .conflict: return "conflict (\(list)): \(text)"
+        case .fieldsMerged: return "merged changes from both sides\(list): \(text)"
+        case .conflict: return "conflict\(list): \(text)"
         case .addedFromCopy: return "added from the conflict copy: \(text)"
         case .notResurrected: return "not resurrected (already in the done file): \(text)"
-        case .keptBothVersions: return "kept both versions (\(list)); the other is marked conflict: \(text)"
+        case .keptBothVersions: return "kept both versions\(list); the other is marked conflict: \(text)"
+        case .archivedTextEditDropped:
+            return "task archived on one side, its text edited on the other: it stays archived; the edit was: \(text)"
+        case .archivedTwiceKeptOnce: return "both sides archived the task with uid \(uid ?? ""); kept once: \(text)"
         }
     }
 }
@@ -165,6 +175,14 @@ extension TodoMerge {
     /// - Complexity: O(n) expected in the total number of lines.
     public static func threeWay(base: TodoDocument, ours: TodoDocument, theirs: TodoDocument,
                                 markerSize: Int = defaultMarkerSize) -> MergeResult {
+        threeWay(base: base, ours: ours, theirs: theirs, options: ThreeWayOptions(markerSize: markerSize))
+    }
+
+    /// `threeWay` with what the caller knows beyond the three versions (`ThreeWayOptions`): the
+    /// tasks archived on either side, whether the file is a done file, the labels git gives the sides.
+    public static func threeWay(base: TodoDocument, ours: TodoDocument, theirs: TodoDocument,
+                                options: ThreeWayOptions) -> MergeResult {
+        let markerSize = options.markerSize
         let oursBytes = ours.rendered(), theirsBytes = theirs.rendered(), baseBytes = base.rendered()
         if sameBytes(oursBytes[...], theirsBytes[...]) || sameBytes(theirsBytes[...], baseBytes[...]) {
             return MergeResult(document: TodoDocument(bytes: oursBytes), conflicts: [], reports: [])
@@ -172,7 +190,7 @@ extension TodoMerge {
         if sameBytes(oursBytes[...], baseBytes[...]) {
             return MergeResult(document: TodoDocument(bytes: theirsBytes), conflicts: [], reports: [])
         }
-        var merger = ThreeWayMerger(base: base, ours: ours, theirs: theirs, markerSize: max(1, markerSize))
+        var merger = ThreeWayMerger(base: base, ours: ours, theirs: theirs, options: options)
         return merger.run()
     }
 
@@ -200,5 +218,31 @@ extension TodoMerge {
         }
         var merger = TwoWayMerger(file: file, copy: copy, doneUIDs: doneUIDs)
         return merger.run()
+    }
+}
+
+/// What a three-way merge may know beyond the three versions.
+public struct ThreeWayOptions: Sendable {
+    /// The length of the conflict markers (git's `%L`), at least 1.
+    public var markerSize: Int
+    /// The uids completed in either side's done file (the commits being merged): a task deleted on
+    /// one side whose uid is here was archived there, not deleted. Edited (not reopened) on the other
+    /// side, it stays archived instead of coming back open (sync.md, "Archived on one side").
+    public var archivedUIDs: Set<String>
+    /// The file is a done file: a task both sides archived (same uid, different lines, as when both
+    /// completed it on different days) is kept once, OURS' line, not twice.
+    public var isDoneFile: Bool
+    /// The labels of the two sides in conflict markers (git's `%X` and `%Y`: during a rebase they
+    /// name the commits); `ours`/`theirs` when git gives none.
+    public var oursLabel: String
+    public var theirsLabel: String
+
+    public init(markerSize: Int = TodoMerge.defaultMarkerSize, archivedUIDs: Set<String> = [], isDoneFile: Bool = false,
+                oursLabel: String = "ours", theirsLabel: String = "theirs") {
+        self.markerSize = max(1, markerSize)
+        self.archivedUIDs = archivedUIDs
+        self.isDoneFile = isDoneFile
+        self.oursLabel = oursLabel
+        self.theirsLabel = theirsLabel
     }
 }

@@ -37,7 +37,7 @@ final class GitSyncTests: XCTestCase {
         let setupA = sandbox.todo(in: a, ["merge", "--setup"])
         XCTAssertEqual(setupA.status, 0, setupA.err)
         let driver = sandbox.gitOK(a, ["config", "merge.todotxt.driver"]).out
-        XCTAssertEqual(driver, "'\(Spawn.todo)' merge %O %A %B %L\n", "the driver is registered by the path it was run as")
+        XCTAssertEqual(driver, "'\(Spawn.todo)' merge %O %A %B %L %P %S %X %Y\n", "the driver is registered by the path it was run as")
         XCTAssertEqual(sandbox.gitOK(a, ["check-attr", "merge", "todo.txt"]).out, "todo.txt: merge: todotxt\n")
         sandbox.gitOK(a, ["add", ".gitattributes"])
         sandbox.gitOK(a, ["commit", "-q", "-m", "merge todo.txt by task"])

@@ -190,7 +190,7 @@ final class MergeCommandTests: XCTestCase {
             XCTAssertEqual(Files.text(repo + "/.gitattributes"), "*.png binary\ntodo.txt merge=todotxt\ndone.txt merge=todotxt\n",
                            "run \(run): the top-level .gitattributes, no duplicate lines")
             XCTAssertEqual(sandbox.gitOK(repo, ["config", "--get-all", "merge.todotxt.driver"]).out,
-                           "'\(Spawn.todo)' merge %O %A %B %L\n", "run \(run): one driver, by the path todo was run as")
+                           "'\(Spawn.todo)' merge %O %A %B %L %P %S %X %Y\n", "run \(run): one driver, by the path todo was run as")
             XCTAssertEqual(sandbox.gitOK(repo, ["config", "--get-all", "merge.todotxt.name"]).out.split(separator: "\n").count, 1)
             XCTAssertEqual(sandbox.gitOK(repo, ["status", "--porcelain", "--untracked-files=all"]).out, "?? .gitattributes\n",
                            "run \(run): nothing else is left in the work tree (no lock file)")

@@ -11,7 +11,7 @@ import TodoTxt
 /// `todo merge --setup` registers the driver in the current repository: `git config` for
 /// `merge.todotxt.*` and `todo.txt`/`done.txt merge=todotxt` lines in the top-level `.gitattributes`.
 enum MergeAction {
-    static let arguments = "BASE OURS THEIRS [MARKER_SIZE] | --setup"
+    static let arguments = "BASE OURS THEIRS [MARKER_SIZE [PATH [BASE_LABEL OURS_LABEL THEIRS_LABEL]]] | --setup"
     static let spec = ActionSpec(
         name: "merge", aliases: [], arguments: arguments,
         summary: "Git merge driver: merge todo.txt versions by task; --setup registers it in this repository.",
@@ -23,19 +23,33 @@ enum MergeAction {
                 guard parsed.positionals.isEmpty else { throw .usage("--setup takes no files; usage: \(usage)") }
                 return try setUp(invocation)
             }
-            guard (3...4).contains(parsed.positionals.count) else { throw .usage("usage: \(usage)") }
-            var markerSize = TodoMerge.defaultMarkerSize
-            if parsed.positionals.count == 4 {
-                guard let size = Int(parsed.positionals[3]), (1...64).contains(size) else {
-                    throw .usage("marker size must be a number from 1 to 64, not '\(parsed.positionals[3])'")
+            let words = parsed.positionals
+            guard (3...8).contains(words.count) else { throw .usage("usage: \(usage)") }
+            var options = ThreeWayOptions()
+            if words.count >= 4 {
+                guard let size = Int(words[3]), (1...64).contains(size) else {
+                    throw .usage("marker size must be a number from 1 to 64, not '\(words[3])'")
                 }
-                markerSize = size
+                options.markerSize = size
             }
-            return try merge(base: parsed.positionals[0], ours: parsed.positionals[1], theirs: parsed.positionals[2],
-                             markerSize: markerSize, invocation: invocation)
+            // git before 2.44 passes `%S`, `%X`, `%Y` as they are: no label then.
+            func given(_ index: Int) -> String? {
+                guard index < words.count, !words[index].isEmpty, !(words[index].count == 2 && words[index].hasPrefix("%")) else { return nil }
+                return words[index]
+            }
+            if let label = given(6) { options.oursLabel = label }
+            if let label = given(7) { options.theirsLabel = label }
+            if let path = given(4) {
+                if (path.split(separator: "/").last.map(String.init) ?? path) == "done.txt" {
+                    options.isDoneFile = true
+                } else {
+                    options.archivedUIDs = archivedUIDs(doneFileBeside: path, theirs: words[2], invocation)
+                }
+            }
+            return try merge(base: words[0], ours: words[1], theirs: words[2], options: options, invocation: invocation)
         })
 
-    static func merge(base: String, ours: String, theirs: String, markerSize: Int,
+    static func merge(base: String, ours: String, theirs: String, options: ThreeWayOptions,
                       invocation: Invocation) throws(CLIError) -> Int32 {
         let baseBytes = try FileAccess.read(base)
         let oursBytes = try FileAccess.read(ours)
@@ -44,7 +58,7 @@ enum MergeAction {
             throw .failure("merge: \(path) holds NUL bytes (a binary file?); not merging, \(ours) left as it was")
         }
         let result = TodoMerge.threeWay(base: TodoDocument(bytes: baseBytes), ours: TodoDocument(bytes: oursBytes),
-                                        theirs: TodoDocument(bytes: theirsBytes), markerSize: markerSize)
+                                        theirs: TodoDocument(bytes: theirsBytes), options: options)
         // Without the writers' lock: git runs the driver on its own temporary OURS file, which no
         // other todo process writes, and where directories cannot be locked the lock would leave a
         // sidecar `.NAME.lock` in the work tree.
@@ -68,6 +82,55 @@ enum MergeAction {
         }
     }
 
+    /// The uids completed in the done file beside the todo file `path` (relative to the work tree's
+    /// top, where git runs drivers), on both sides of the operation in progress (sync.md, "Archived
+    /// on one side"):
+    /// - ours: the work tree's done file (an untracked done.txt is ours alone) and `HEAD`'s;
+    /// - theirs: the done file of the commit being merged in. git names it to a driver only during
+    ///   `git merge` (`GITHEAD_<sha>` in the environment); for rebase, cherry-pick and stash pop it is
+    ///   found as the commit (among the last 300 that touched `path`, on any ref, the stash included)
+    ///   whose `path` holds exactly THEIRS' bytes.
+    /// A task one side deleted and the other edited is archived when its uid is here. Every git call
+    /// is quiet: `cat-file --batch` answers "missing" on stdout, never on stderr.
+    static func archivedUIDs(doneFileBeside path: String, theirs theirsFile: String, _ invocation: Invocation) -> Set<String> {
+        let directory = FileAccess.directoryName(of: path)
+        let donePath = directory == "." ? "done.txt" : directory + "/done.txt"
+        func git(_ arguments: [String], input: [UInt8]? = nil) -> [UInt8]? {
+            let outcome = ProcessSpawning.run(["git"] + arguments, environment: invocation.environment, input: input,
+                                              captureOutput: true)
+            return outcome.status == 0 ? outcome.output : nil
+        }
+        func lines(_ bytes: [UInt8]?) -> [String] {
+            (bytes ?? []).split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        }
+        var commits = ["HEAD"] + invocation.environment.keys.filter { $0.hasPrefix("GITHEAD_") }.map { String($0.dropFirst(8)) }
+        if let blob = lines(git(["hash-object", "--", theirsFile])).first {
+            let touching = lines(git(["log", "--all", "--format=%H", "-n", "300", "--", path]))
+            let query = Array(touching.map { "\($0):\(path)\n" }.joined().utf8)
+            let found = lines(git(["cat-file", "--batch-check=%(objectname)"], input: query))
+            commits += zip(touching, found).filter { $0.1 == blob }.prefix(3).map(\.0)
+        }
+        var versions: [[UInt8]] = []
+        if let local = try? FileAccess.readIfExists(donePath) { versions.append(local) }
+        for commit in commits {
+            // One object per call: `--batch` prints `<name> missing` for a commit without the file.
+            // Found: `<sha> blob <size>` LF, the content, LF.
+            guard let output = git(["cat-file", "--batch"], input: Array("\(commit):\(donePath)\n".utf8)),
+                  let header = output.firstIndex(of: 0x0A),
+                  !String(decoding: output[..<header], as: UTF8.self).hasSuffix(" missing"), output.last == 0x0A else { continue }
+            versions.append(Array(output[(header + 1)..<(output.count - 1)]))
+        }
+        var uids = Set<String>()
+        for bytes in versions where !holdsNUL(bytes) {
+            let document = TodoDocument(bytes: bytes)
+            for index in 0..<document.lineCount {
+                let item = document.item(at: index)
+                if item.isCompleted, let uid = item.uid { uids.insert(uid) }
+            }
+        }
+        return uids
+    }
+
     static func setUp(_ invocation: Invocation) throws(CLIError) -> Int32 {
         let environment = invocation.environment
         let topLevel = ProcessSpawning.run(["git", "rev-parse", "--show-toplevel"], environment: environment,
@@ -77,7 +140,7 @@ enum MergeAction {
         let driverProgram = invocation.programPath.contains("/") ? invocation.programPath : "todo"
         let settings = [
             ("merge.todotxt.name", "todo.txt: merge by task (todo merge)"),
-            ("merge.todotxt.driver", "\(shellQuoted(driverProgram)) merge %O %A %B %L"),
+            ("merge.todotxt.driver", "\(shellQuoted(driverProgram)) merge %O %A %B %L %P %S %X %Y"),
         ]
         for (key, value) in settings {
             let outcome = ProcessSpawning.run(["git", "config", key, value], environment: environment,
