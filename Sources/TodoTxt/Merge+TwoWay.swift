@@ -1,10 +1,19 @@
 /// The two-way merge of a sync client's conflict copy into the file (sync.md section 2).
+///
+/// Invariant: a version kept beside the one further along (the "leftover" line, marked with a
+/// `conflict:` tag) is added only when no other line of either input already holds exactly those
+/// bytes. Reconciling several copies one after another feeds the file, leftover lines included,
+/// back in as the next merge's file; without this rule every copy carrying the same other version
+/// would add the same marked line once more.
 struct TwoWayMerger {
     let file: MergeSide
     let copy: MergeSide
     let index: MergeIndex
     let doneUIDs: Set<String>
     var reports: [MergeReport] = []
+    /// How many lines of the file and of the copy hold each exact content; built on the first
+    /// difference that cannot be merged (rare), so a clean merge never pays for it.
+    private var lineCounts: [ArraySlice<UInt8>: Int]?
 
     init(file: TodoDocument, copy: TodoDocument, doneUIDs: Set<String>) {
         var index = MergeIndex(sideCount: 2, capacity: file.lineCount + copy.lineCount)
@@ -84,7 +93,31 @@ struct TwoWayMerger {
         let marked = follower.settingTag("conflict", to: followerSource)[...]
         reports.append(MergeReport(kind: .keptBothVersions, uid: uid, text: lossyString(kept),
                                    fields: merged == nil ? [.line] : unresolved))
+        if isElsewhere(marked, besides: [mine, other]) {
+            // Already there (an earlier copy left it, or the copy carries it too): once is enough.
+            return MergeUnit(line: kept, terminator: terminator)
+        }
         return MergeUnit([MergeLine(content: kept, terminator: terminator), MergeLine(content: marked, terminator: nil)],
                          isCompleted: leader.isCompleted)
+    }
+
+    /// Whether a line of the file or of the copy, other than the two being merged (`besides`), holds
+    /// exactly `content`. Such a line ends up in the result on its own: a file line always does, and a
+    /// copy line with these bytes either matches an identical file line or is added (a line keyed by
+    /// its bytes is never dropped as archived).
+    private mutating func isElsewhere(_ content: ArraySlice<UInt8>, besides: [ArraySlice<UInt8>]) -> Bool {
+        let counts = lineCounts ?? countLines()
+        lineCounts = counts
+        let own = besides.filter { sameBytes($0, content) }.count
+        return counts[content, default: 0] > own
+    }
+
+    /// The content counts of every line of both inputs.
+    private func countLines() -> [ArraySlice<UInt8>: Int] {
+        var counts: [ArraySlice<UInt8>: Int] = [:]
+        for side in [file, copy] {
+            for line in 0..<side.document.lineCount { counts[side.content(line), default: 0] += 1 }
+        }
+        return counts
     }
 }

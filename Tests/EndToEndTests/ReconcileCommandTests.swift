@@ -174,4 +174,173 @@ final class ReconcileCommandTests: XCTestCase {
         }
         XCTAssertEqual(names(in: home), ["done.txt", "todo.txt"])
     }
+
+    // MARK: - Round two (sync.md, "Reconcile, round two")
+
+    /// A todo.txt beside `copy` (a new task in it) and `decoys`: reconcile merges the copy, removes
+    /// it, and leaves every decoy (near-misses, names people make) exactly as it was.
+    private func assertReconciles(_ copy: String, base: String = "todo.txt", decoys: [String],
+                                  file: StaticString = #filePath, line: UInt = #line) {
+        let target = directory + "/" + base
+        if base != "todo.txt" { Files.write(directory + "/todo.txt", "todo uid:t0\n") }
+        Files.write(target, "call mom uid:a1\n")
+        Files.write(directory + "/" + copy, "call mom uid:a1\nnew from the other device uid:n1\n")
+        for name in decoys { Files.write(directory + "/" + name, "decoy uid:zz\n") }
+        let run = Spawn.todo(["reconcile", directory + "/todo.txt"])
+        XCTAssertEqual(run.status, 0, run.err, file: file, line: line)
+        XCTAssertTrue(run.out.contains("merged \(copy) into \(base)"), run.out, file: file, line: line)
+        XCTAssertEqual(lines(target), ["call mom uid:a1", "new from the other device uid:n1"], file: file, line: line)
+        XCTAssertEqual(names(in: directory), (decoys + [base] + (base == "todo.txt" ? [] : ["todo.txt"])).sorted(),
+                       "the copy removed, nothing else", file: file, line: line)
+        for name in decoys { XCTAssertEqual(Files.text(directory + "/" + name), "decoy uid:zz\n", name, file: file, line: line) }
+    }
+
+    func testSeafileCopiesAreReconciled() {
+        assertReconciles("todo (SFConflict ann@example.com 2026-11-29-10-15-00).txt",
+                         decoys: ["todo (SFConflict ann@example.com 2026-11-29).txt", "todo.txt (SFConflict ann@example.com 2026-11-29-10-15-00)",
+                                  "todo (1).txt"])
+        // The server's form (whole name, Go's time layout), in a fresh directory.
+        tearDown(); setUp()
+        assertReconciles("todo.txt (SFConflict Ann 2026-Nov-29-10-15-00).txt",
+                         decoys: ["todo.txt (SFConflict Ann 2026-11-29-10-15-00).txt", "todo copy.txt"])
+    }
+
+    func testResilioSyncCopiesAreReconciled() {
+        // Resilio names the copy after the clashing name of the other device (here differently cased).
+        assertReconciles("Todo.Conflict.txt", decoys: ["todo.conflict.txt", "todo.Conflict1.txt", "todo 2.txt"])
+        tearDown(); setUp()
+        assertReconciles("done.Conflict.txt", base: "done.txt", decoys: ["done.Conflict.md", "todo.Conflicts.txt"])
+    }
+
+    func testOneDriveCopiesAreReconciled() {
+        // Only the Linux client's `-safeBackup-NNNN` form: a bare `todo-HOSTNAME.txt` may be a
+        // person's own per-machine list, and is left alone.
+        assertReconciles("todo-onedrive-client-dev-safeBackup-0001.txt",
+                         decoys: ["todo-onedrive-client-dev.txt", "todo-DESKTOP-5GU6T73.txt", "todo-work.txt",
+                                  "todo-host-safeBackup-0000.txt"])
+    }
+
+    func testSynologyDriveCopiesAreReconciled() {
+        assertReconciles("todo_Andy-PC_Jan-03-0901-2013_Conflict_1.txt",
+                         decoys: ["todo_Andy-PC_Jan-03-0901-2013_WhiteSpaceConflict_1.txt", "Todo_Andy-PC_Jan-03-0901-2013_Conflict_1.txt",
+                                  "todo_Andy-PC.txt"])
+        tearDown(); setUp()
+        assertReconciles("Todo_DiskStation_Nov-29-1015-2026_CaseConflict.txt", decoys: ["todo_old.txt"])
+    }
+
+    func testSyncthingCopiesOfCopiesAreReconciled() {
+        assertReconciles("todo.sync-conflict-20261129-101500-ABCDEFG.sync-conflict-20261130-080000-HIJKLMN.txt",
+                         decoys: ["todo.sync-conflict-20261129-101500-ABCDEFG.copy.txt", "todo.txt.sync-conflict-20261129-101500-ABCDEFG"])
+    }
+
+    func testEveryClientsCopyTogetherAllMergedNoneTwice() {
+        let todo = directory + "/todo.txt"
+        Files.write(todo, "call mom uid:a1\n")
+        let copies = ["todo (SFConflict ann@example.com 2026-11-29-10-15-00).txt": "s1",
+                      "todo.Conflict.txt": "r1", "todo-laptop-safeBackup-0001.txt": "o1",
+                      "todo_Andy-PC_Jan-03-0901-2013_Conflict_1.txt": "y1",
+                      "todo.sync-conflict-20261129-101500-ABCDEFG.sync-conflict-20261130-080000-HIJKLMN.txt": "t1"]
+        for (name, uid) in copies { Files.write(directory + "/" + name, "call mom uid:a1\ntask \(uid) uid:\(uid)\n") }
+        let run = Spawn.todo(["reconcile", todo])
+        XCTAssertEqual(run.status, 0, run.err)
+        XCTAssertEqual(names(in: directory), ["todo.txt"])
+        let merged = lines(todo)
+        XCTAssertEqual(merged.count, 1 + copies.count, "\(merged)")
+        for uid in copies.values { XCTAssertEqual(holders(uid, merged).count, 1, "\(uid) in \(merged)") }
+    }
+
+    // MARK: - Defects of round two
+
+    /// A copy holding NUL bytes is refused like the merge driver refuses binary input: it stays,
+    /// one stderr line names it, the other copies are merged, and the run exits 1.
+    func testCopyHoldingNULBytesIsLeftInPlaceAndTheOthersMerged() {
+        let todo = directory + "/todo.txt"
+        Files.write(todo, "call mom uid:a1\n")
+        let binary = "todo (conflicted copy 2026-11-29).txt"
+        Files.write(directory + "/" + binary, Array("call mom uid:a1\n".utf8) + [0, 0, 0] + Array("\npay rent uid:a2\n".utf8))
+        let good = "todo.sync-conflict-20261129-101500-ABCDEFG.txt"
+        Files.write(directory + "/" + good, "call mom uid:a1\nbuy milk uid:a3\n")
+
+        let run = Spawn.todo(["reconcile", todo])
+        XCTAssertEqual(run.status, 1, run.err)
+        let errors = run.err.split(separator: "\n").map(String.init)
+        XCTAssertEqual(errors.count, 1, run.err)
+        XCTAssertTrue(errors.first?.contains(binary) ?? false, run.err)
+        XCTAssertTrue(errors.first?.contains("NUL") ?? false, run.err)
+        XCTAssertFalse(Files.read(todo).contains(0), "no NUL byte written into the todo file")
+        XCTAssertEqual(lines(todo), ["call mom uid:a1", "buy milk uid:a3"], "the good copy merged")
+        XCTAssertEqual(names(in: directory), [binary, "todo.txt"], "the binary copy kept, the good one removed")
+        XCTAssertFalse(run.err.contains("no conflict copies found"))
+
+        // Still there next time, still refused; nothing else changes.
+        let again = Spawn.todo(["reconcile", todo])
+        XCTAssertEqual(again.status, 1, again.err)
+        XCTAssertEqual(lines(todo), ["call mom uid:a1", "buy milk uid:a3"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: directory + "/" + binary))
+    }
+
+    /// Three copies carrying the same other version of a task: one `conflict:copy` line, not three.
+    func testThreeCopiesWithTheSameLeftoverLineLeaveOneConflictLine() {
+        let todo = directory + "/todo.txt"
+        Files.write(todo, "(A) call mom uid:a1\npay rent uid:a2\n")
+        for name in ["todo (conflicted copy 2026-11-29).txt", "todo.sync-conflict-20261129-101500-ABCDEFG.txt",
+                     "todo (conflicted copy 2026-11-29 101500).txt"] {
+            Files.write(directory + "/" + name, "(B) call mom uid:a1\npay rent uid:a2\n")
+        }
+        let run = Spawn.todo(["reconcile", todo])
+        XCTAssertEqual(run.status, 0, run.err)
+        XCTAssertEqual(lines(todo), ["(A) call mom uid:a1", "(B) call mom uid:a1 conflict:copy", "pay rent uid:a2"])
+        XCTAssertEqual(names(in: directory), ["todo.txt"])
+    }
+
+    /// A directory (or a symlink) named like a conflict copy is not one: it is passed over, and the
+    /// real copies are merged.
+    func testDirectoriesAndLinksNamedLikeCopiesAreSkipped() throws {
+        let todo = directory + "/todo.txt"
+        Files.write(todo, "call mom uid:a1\n")
+        let folder = "todo (conflicted copy 2026-11-28).txt"
+        try FileManager.default.createDirectory(atPath: directory + "/" + folder, withIntermediateDirectories: false)
+        Files.write(directory + "/" + folder + "/inside.txt", "inside uid:i1\n")
+        Files.write(directory + "/elsewhere.txt", "linked uid:l1\n")
+        let link = "todo.sync-conflict-20261128-101500-ABCDEFG.txt"
+        try FileManager.default.createSymbolicLink(atPath: directory + "/" + link, withDestinationPath: "elsewhere.txt")
+        let good = "todo (Ann's conflicted copy 2026-11-29).txt"
+        Files.write(directory + "/" + good, "call mom uid:a1\npay rent uid:a2\n")
+
+        let run = Spawn.todo(["reconcile", todo])
+        XCTAssertEqual(run.status, 0, run.err)
+        XCTAssertEqual(run.err, "")
+        XCTAssertTrue(run.out.contains("merged \(good) into todo.txt"), run.out)
+        XCTAssertEqual(lines(todo), ["call mom uid:a1", "pay rent uid:a2"])
+        XCTAssertEqual(names(in: directory), ["elsewhere.txt", link, folder, "todo.txt"].sorted())
+        XCTAssertEqual(Files.text(directory + "/" + folder + "/inside.txt"), "inside uid:i1\n")
+        XCTAssertEqual(Files.text(directory + "/elsewhere.txt"), "linked uid:l1\n")
+    }
+
+    /// A done copy with no done file (or a todo copy with no todo file) becomes the file.
+    func testCopiesOfMissingFilesBecomeTheFiles() {
+        let todo = directory + "/todo.txt", done = directory + "/done.txt"
+        let doneCopy = "x 2026-11-27 water plants uid:w1\r\nx 2026-11-28 pay rent uid:a2\r\n"
+        Files.write(directory + "/done (conflicted copy 2026-11-29).txt", doneCopy)
+        Files.write(directory + "/todo.sync-conflict-20261129-101500-ABCDEFG.txt", "call mom uid:a1\npay rent uid:a2\n")
+
+        let run = Spawn.todo(["reconcile", todo])
+        XCTAssertEqual(run.status, 0, run.err)
+        XCTAssertFalse(run.err.contains("no conflict copies found"), run.err)
+        XCTAssertEqual(Files.text(done), doneCopy, "the copy became the done file, byte for byte")
+        XCTAssertEqual(lines(todo), ["call mom uid:a1"], "created from its copy, without the task archived in done")
+        XCTAssertEqual(names(in: directory), ["done.txt", "todo.txt"])
+        XCTAssertTrue(run.out.contains("created from the copy"), run.out)
+    }
+
+    func testDoneCopyWithoutDoneFileBesideAnExistingTodoFile() {
+        let todo = directory + "/todo.txt", done = directory + "/done.txt"
+        Files.write(todo, "call mom uid:a1\n")
+        Files.write(directory + "/done.sync-conflict-20261129-101500-ABCDEFG.txt", "x 2026-11-28 pay rent uid:a2\n")
+        let run = Spawn.todo(["reconcile", todo])
+        XCTAssertEqual(run.status, 0, run.err)
+        XCTAssertEqual(Files.text(done), "x 2026-11-28 pay rent uid:a2\n")
+        XCTAssertEqual(Files.text(todo), "call mom uid:a1\n")
+        XCTAssertEqual(names(in: directory), ["done.txt", "todo.txt"])
+    }
 }

@@ -2,44 +2,63 @@ import TodoFileSystem
 import TodoTxt
 
 /// `todo reconcile [--keep] [FILE]`: merges sync-conflict copies of the todo file and of its done
-/// file (Dropbox, Syncthing, Nextcloud/ownCloud names) into them (sync.md section 2).
+/// file (the names `ConflictCopyScheme` lists) into them (sync.md section 2).
 ///
 /// Each copy is merged with the two-way rules, the result written safely (compare-and-swap, so an
 /// edit made meanwhile is kept and the merge re-applied on top), and only then is the copy removed,
 /// or with `--keep` renamed to `NAME.reconciled` so that no name matches a conflict pattern again.
+/// A missing todo or done file is created from its copies (the first copy becomes the file).
+///
+/// One bad copy never stops the others: a name that is not a regular file (a directory, a symlink)
+/// is not a copy and is passed over silently; a copy that holds a NUL byte (binary, like the merge
+/// driver refuses) or cannot be read is left where it is, named in one line on stderr, and the run
+/// exits 1 after merging everything else. A failure to write the todo or done file itself stops the
+/// run at once: every later copy would fail the same way.
 enum ReconcileAction {
     static let arguments = "[--keep] [FILE]"
     static let spec = ActionSpec(
         name: "reconcile", aliases: [], arguments: arguments,
-        summary: "Merge sync-conflict copies (Dropbox, Syncthing, Nextcloud) back into the file.",
+        summary: "Merge sync-conflict copies (Dropbox, Syncthing, Nextcloud, Seafile, ...) back into the file.",
         options: ["--keep"], completes: .files,
         run: { invocation, arguments throws(CLIError) in
             let usage = "\(invocation.programName) reconcile \(ReconcileAction.arguments)"
             let parsed = try ParsedArguments(arguments, flags: ["--keep"], valued: [], usage: usage)
             guard parsed.positionals.count <= 1 else { throw .usage("too many arguments; usage: \(usage)") }
             let todoPath = invocation.todoFilePath(explicit: parsed.positionals.first)
-            let merged = try reconcile(todoPath: todoPath, keep: parsed.flags.contains("--keep"), invocation: invocation)
-            if merged == 0 { invocation.log("\(todoPath): no conflict copies found") }
-            return 0
+            let outcome = try reconcile(todoPath: todoPath, keep: parsed.flags.contains("--keep"), invocation: invocation)
+            if outcome.merged == 0 && outcome.leftInPlace == 0 { invocation.log("\(todoPath): no conflict copies found") }
+            return outcome.leftInPlace == 0 ? 0 : 1
         })
 
-    /// Reconciles every copy; returns how many were merged. Used by `todo watch --reconcile` too.
-    static func reconcile(todoPath: String, keep: Bool, invocation: Invocation) throws(CLIError) -> Int {
+    /// What one run did.
+    struct Outcome: Sendable, Equatable {
+        /// Copies merged (and removed, or kept aside with `--keep`).
+        var merged = 0
+        /// Copies that could not be merged and were left as they were; each was named on stderr.
+        var leftInPlace = 0
+    }
+
+    /// Reconciles every copy. Used by `todo watch --reconcile` too, which reports the copies left in
+    /// place through the same stderr lines and keeps watching.
+    static func reconcile(todoPath: String, keep: Bool, invocation: Invocation) throws(CLIError) -> Outcome {
         let fileSystem = FileSystem()
         let realTodo: String
         do { realTodo = try fileSystem.realPath(todoPath) } catch { throw .failure(error.description) }
         let realDone: String
         do { realDone = try fileSystem.realPath(invocation.doneFilePath(forTodoFile: todoPath)) } catch { throw .failure(error.description) }
-        var merged = 0
+        var outcome = Outcome()
         // The done file first, so that tasks archived on the other machine are known when the todo
-        // file's copies are merged and are not resurrected.
-        for target in [realDone, realTodo] where FileAccess.exists(target) {
+        // file's copies are merged and are not resurrected. A target that does not exist is still
+        // looked at: its copies then become the file.
+        for target in [realDone, realTodo] {
             let directory = FileAccess.directoryName(of: target)
             let name = String(target.split(separator: "/").last ?? "")
             let listing = ProcessSpawning.directoryEntries(directory) ?? []
             for copy in ConflictCopies.copies(of: name, in: listing) {
                 let copyPath = directory + "/" + copy.name
-                let copyDocument = TodoDocument(bytes: try FileAccess.read(copyPath))
+                // Sync clients write copies as plain files; anything else only shares the name.
+                guard ProcessSpawning.kind(of: copyPath, followingLinks: false) == .regular else { continue }
+                guard let copyBytes = readCopy(copyPath, outcome: &outcome, invocation: invocation) else { continue }
                 let doneUIDs: Set<String>
                 if target == realDone {
                     doneUIDs = []
@@ -47,8 +66,11 @@ enum ReconcileAction {
                     let done = try FileAccess.readIfExists(realDone) ?? []
                     doneUIDs = UIDIndex(TodoDocument(bytes: done)).allUIDs
                 }
+                let existed = FileAccess.exists(target)
+                let copyDocument = TodoDocument(bytes: copyBytes)
                 var reports: [MergeReport] = []
-                try FileAccess.update(target, lockTimeout: invocation.lockTimeout, warn: invocation.warn) { current throws(CLIError) in
+                try FileAccess.update(target, createIfMissing: true, lockTimeout: invocation.lockTimeout,
+                                      warn: invocation.warn) { current throws(CLIError) in
                     let result = TodoMerge.twoWay(file: TodoDocument(bytes: current), copy: copyDocument, doneUIDs: doneUIDs)
                     reports = result.reports
                     return result.bytes
@@ -62,11 +84,35 @@ enum ReconcileAction {
                 } catch {
                     throw .failure("merged \(copy.name) into \(name), but could not \(keep ? "move" : "remove") it: \(error)")
                 }
-                merged += 1
-                invocation.say("merged \(copy.name) into \(name)\(keep ? " (kept as \(copy.name).reconciled)" : "")")
+                outcome.merged += 1
+                let created = !existed && FileAccess.exists(target) ? " (\(name) did not exist: created from the copy)" : ""
+                invocation.say("merged \(copy.name) into \(name)\(created)\(keep ? " (kept as \(copy.name).reconciled)" : "")")
                 for report in reports { invocation.say("  \(report)") }
             }
         }
-        return merged
+        return outcome
+    }
+
+    /// The copy's bytes, or nil when it is not to be merged: gone since the listing (another
+    /// reconcile or the user took it: nothing to say), unreadable, or holding a NUL byte. The last
+    /// two are named in one stderr line and counted as left in place.
+    static func readCopy(_ path: String, outcome: inout Outcome, invocation: Invocation) -> [UInt8]? {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem().read(path).bytes
+        } catch .notFound {
+            return nil
+        } catch {
+            invocation.warn("\(error.description); not merged, the copy is left in place")
+            outcome.leftInPlace += 1
+            return nil
+        }
+        if let offset = FileSystem.firstNUL(in: bytes) {
+            let line = FileSystem.lineNumber(ofOffset: offset, in: bytes)
+            invocation.warn("\(path): line \(line): NUL byte, this looks like a binary file; not merged, the copy is left in place")
+            outcome.leftInPlace += 1
+            return nil
+        }
+        return bytes
     }
 }
