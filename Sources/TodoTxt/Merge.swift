@@ -5,10 +5,13 @@
 /// - `twoWay(file:copy:doneUIDs:)` for conflict copies left by sync clients (sync.md section 2).
 ///
 /// **Matching.** A task with a `uid:` (or Simpletask's `uuid:`) matches the task with the same uid on
-/// the other side. When several lines of one file hold the same uid, its owner (format.md section 4:
-/// the only completed holder, else the first) matches by uid and the other holders match like lines
-/// without a uid: by identical bytes, as a multiset (the k-th occurrence of a line in one file
-/// matches the k-th occurrence in the other). Blank lines are such lines too, so they follow the same
+/// the other side. When several lines of one file hold the same uid, its owner (the only completed
+/// holder, else the first) matches by uid and the other holders match like lines without a uid: by
+/// identical bytes, as a multiset (the k-th occurrence of a line in one file matches the k-th
+/// occurrence in the other). In a three-way merge, when BASE holds the uid and BASE or a side holds
+/// it on several lines, each side's holders are matched with BASE's: identical bytes first (k-th copy
+/// to k-th copy), then the owner of what is left on each side with the owner of what is left in
+/// BASE; the rest are additions or deletions, so a copy deleted on one side stays deleted. Blank lines are such lines too, so they follow the same
 /// table: a blank line one side added is kept, one that a side removed is removed.
 ///
 /// Complexity: O(n) expected in the total number of lines (hash maps keyed by uid or line bytes),
