@@ -18,16 +18,26 @@ struct ThreeWayMerger {
         self.options = options
     }
 
-    /// X A – or X – A where the deleting side archived the task: whether it stays archived (the
-    /// edited version is dropped). Not when the edit reopened a completed task: that is the user's
-    /// intent and is kept (and reported). A dropped text edit is reported.
+    /// X A – or X – A where the deleting side archived the task: it stays archived (the edited
+    /// version is dropped). A text edit, or an open version of a task BASE has completed, is reported:
+    /// such a "reopen" cannot be told from a cherry-pick whose BASE is not an ancestor of the other
+    /// side (that side never saw the completion), and the task is safe in the done file either way.
     mutating func staysArchived(uid: String?, base original: ArraySlice<UInt8>, edited: ArraySlice<UInt8>) -> Bool {
         guard let uid, options.archivedUIDs.contains(uid) else { return false }
         let before = TodoItem(original), after = TodoItem(edited)
-        if before.isCompleted && !after.isCompleted { return false }
-        if MergeFields(before).description != MergeFields(after).description {
+        let reopened = before.isCompleted && !after.isCompleted
+        if reopened || MergeFields(before).description != MergeFields(after).description {
             reports.append(MergeReport(kind: .archivedTextEditDropped, uid: uid, text: lossyString(edited), fields: [.description]))
         }
+        return true
+    }
+
+    /// – A – or – – A: a task new on one side only. When it is open and its uid is archived in a done
+    /// file, it is that task coming back (from a clone that could not see the archive, or through a
+    /// cherry-pick that gave the two sides different histories): not resurrected, and said so.
+    mutating func isArchivedComingBack(uid: String?, _ line: ArraySlice<UInt8>) -> Bool {
+        guard let uid, options.archivedUIDs.contains(uid), !TodoItem(line).isCompleted else { return false }
+        reports.append(MergeReport(kind: .notResurrected, uid: uid, text: lossyString(line), fields: []))
         return true
     }
 
@@ -64,12 +74,22 @@ struct ThreeWayMerger {
         let keep = MergeUnit(line: mine, terminator: terminator)
         let uid: String? = if case .uid(let value) = key { value } else { nil }
         guard let baseIndex else {
-            // – A –, – A A (once), – A B (a uid both sides created: both kept, THEIRS' placed later;
-            // in a done file, the same task archived on both sides: OURS' line only).
-            if let theirsIndex, !sameBytes(theirs.content(theirsIndex), mine) {
-                let kind: MergeReport.Kind = options.isDoneFile && uid != nil ? .archivedTwiceKeptOnce : .duplicateUIDAdded
-                reports.append(MergeReport(kind: kind, uid: uid, text: lossyString(mine), fields: []))
+            // – A –, – A A (once), – A B.
+            guard let theirsIndex else { return isArchivedComingBack(uid: uid, mine) ? nil : keep }
+            let other = theirs.content(theirsIndex)
+            if sameBytes(other, mine) { return keep }
+            if options.isDoneFile && uid != nil {
+                // The same task archived on both sides: OURS' line only.
+                reports.append(MergeReport(kind: .archivedTwiceKeptOnce, uid: uid, text: lossyString(mine), fields: []))
+                return keep
             }
+            if uid != nil {
+                // Both sides hold one task (same uid) that BASE lacks: a cherry-pick's history, or a
+                // line copied to both. Two lines with one uid would make it ambiguous: a conflict
+                // block for the user to settle (THEIRS' line is matched here, not placed again).
+                return conflictBlock(uid: uid, base: nil, ours: mine, theirs: other, fields: [.line], terminator: terminator)
+            }
+            reports.append(MergeReport(kind: .duplicateUIDAdded, uid: uid, text: lossyString(mine), fields: []))
             return keep
         }
         let original = base.content(baseIndex)
@@ -103,7 +123,14 @@ struct ThreeWayMerger {
             }
             fields = [.line]
         }
-        conflicts.append(MergeConflict(uid: uid, base: Array(original), ours: Array(mine), theirs: Array(other), fields: fields))
+        return conflictBlock(uid: uid, base: original, ours: mine, theirs: other, fields: fields, terminator: terminator)
+    }
+
+    /// Both versions between conflict markers (OURS' first), recorded and reported.
+    mutating func conflictBlock(uid: String?, base original: ArraySlice<UInt8>?, ours mine: ArraySlice<UInt8>,
+                                theirs other: ArraySlice<UInt8>, fields: [MergeField], terminator: LineTerminator) -> MergeUnit {
+        conflicts.append(MergeConflict(uid: uid, base: original.map { Array($0) }, ours: Array(mine), theirs: Array(other),
+                                       fields: fields))
         reports.append(MergeReport(kind: .conflict, uid: uid, text: lossyString(mine), fields: fields))
         func marker(_ character: UInt8, _ label: String) -> MergeLine {
             let bytes = Array(repeating: character, count: markerSize) + (label.isEmpty ? [] : [0x20] + Array(label.utf8))
@@ -111,7 +138,7 @@ struct ThreeWayMerger {
         }
         return MergeUnit([marker(0x3C, options.oursLabel), MergeLine(content: mine, terminator: nil), marker(0x3D, ""),
                           MergeLine(content: other, terminator: nil), marker(0x3E, options.theirsLabel)],
-                         isCompleted: oursItem.isCompleted)
+                         isCompleted: TodoItem(mine).isCompleted)
     }
 
     /// A line of THEIRS: an anchor if OURS has it, else the table's rows for lines OURS lacks.
@@ -122,7 +149,8 @@ struct ThreeWayMerger {
             // Every key both sides hold is in the result; – A B also keeps THEIRS' version, except in
             // a done file, where the same task archived twice is kept once (OURS', reported there).
             if baseIndex == nil && !sameBytes(ours.content(oursIndex), other) {
-                if options.isDoneFile && uid != nil { return .matched(oursIndex) }
+                // A uid both hold is one unit (kept once in a done file, a conflict block in a todo file).
+                if uid != nil { return .matched(oursIndex) }
                 return .placed(MergeUnit(line: other, terminator: nil))
             }
             return .matched(oursIndex)
@@ -131,10 +159,7 @@ struct ThreeWayMerger {
             // – – A: new in THEIRS. An open task whose uid is archived in a done file comes back from
             // a clone that could not see the archive (an untracked done.txt): it is not resurrected,
             // as reconcile does, and said so.
-            if let uid, options.archivedUIDs.contains(uid), !TodoItem(other).isCompleted {
-                reports.append(MergeReport(kind: .notResurrected, uid: uid, text: lossyString(other), fields: []))
-                return .dropped
-            }
+            if isArchivedComingBack(uid: uid, other) { return .dropped }
             return .placed(MergeUnit(line: other, terminator: nil))
         }
         if sameBytes(base.content(baseIndex), other) { return .dropped }

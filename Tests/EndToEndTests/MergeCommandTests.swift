@@ -85,11 +85,12 @@ final class MergeCommandTests: XCTestCase {
         XCTAssertEqual(String(decoding: run.ours, as: UTF8.self), "call mom uid:a1\nshared task uid:s1\npay rent uid:t1\n",
                        "a task both added identically appears once")
 
-        // Both added the same uid with different text: both kept, nothing lost, exit 0, reported.
+        // Both added the same uid with different text: one conflict block (nothing lost, exit 1), never
+        // two lines with one uid.
         let clash = merge(base: [], ours: bytes("call mom uid:x1\n"), theirs: bytes("call dad uid:x1\n"))
-        XCTAssertEqual(clash.result.status, 0, clash.result.err)
-        XCTAssertEqual(String(decoding: clash.ours, as: UTF8.self), "call mom uid:x1\ncall dad uid:x1\n")
-        XCTAssertTrue(clash.result.err.contains("uid x1"), clash.result.err)
+        XCTAssertEqual(clash.result.status, 1, clash.result.err)
+        XCTAssertEqual(String(decoding: clash.ours, as: UTF8.self), "<<<<<<< ours\ncall mom uid:x1\n=======\ncall dad uid:x1\n>>>>>>> theirs\n")
+        XCTAssertTrue(clash.result.err.contains("conflict (line): call mom uid:x1"), clash.result.err)
     }
 
     func testInvalidUTF8IsMergedByteForByte() {

@@ -54,13 +54,14 @@ final class MergeThreeWayTests: XCTestCase {
         XCTAssertEqual(result.reports[0].fields, [.priority, .tag("due")])
     }
 
-    func testDuplicateUIDAddedOnBothSidesKeepsBothAndOwnerFollowsFormatRule() {
+    /// Both sides hold a task with one uid that BASE lacks (a cherry-pick's history, a line copied to
+    /// both), in different versions: one conflict block, never two lines with one uid (issue 13).
+    func testSameUIDAddedOnBothSidesDifferentlyIsAConflictNotADuplicate() {
         let result = merge3("a uid:k1\n", "a uid:k1\nmine uid:dd\n", "a uid:k1\nx 2026-11-29 theirs uid:dd\n")
-        XCTAssertEqual(text(result), "a uid:k1\nmine uid:dd\nx 2026-11-29 theirs uid:dd\n")
-        XCTAssertTrue(result.isClean)
-        XCTAssertEqual(result.reports.map(\.kind), [.duplicateUIDAdded])
-        // format.md section 4: exactly one holder is completed, so it owns the uid.
-        XCTAssertEqual(UIDIndex(result.document).owners["dd"], 2)
+        XCTAssertEqual(text(result), "a uid:k1\n<<<<<<< ours\nmine uid:dd\n=======\nx 2026-11-29 theirs uid:dd\n>>>>>>> theirs\n")
+        XCTAssertFalse(result.isClean)
+        XCTAssertEqual(result.reports.map(\.kind), [.conflict])
+        XCTAssertEqual(result.conflicts.first?.base, nil)
     }
 
     func testWholeFileShortcutsAreByteExact() {

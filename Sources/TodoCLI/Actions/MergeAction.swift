@@ -43,7 +43,7 @@ enum MergeAction {
                 if (path.split(separator: "/").last.map(String.init) ?? path) == "done.txt" {
                     options.isDoneFile = true
                 } else {
-                    options.archivedUIDs = archivedUIDs(doneFileBeside: path, theirs: words[2], invocation)
+                    options.archivedUIDs = archivedUIDs(doneFileBeside: path, base: words[0], theirs: words[2], invocation)
                 }
             }
             return try merge(base: words[0], ours: words[1], theirs: words[2], options: options, invocation: invocation)
@@ -82,17 +82,19 @@ enum MergeAction {
         }
     }
 
-    /// The uids completed in the done file beside the todo file `path` (relative to the work tree's
-    /// top, where git runs drivers), on both sides of the operation in progress (sync.md, "Archived
-    /// on one side"):
-    /// - ours: the work tree's done file (an untracked done.txt is ours alone) and `HEAD`'s;
-    /// - theirs: the done file of the commit being merged in. git names it to a driver only during
-    ///   `git merge` (`GITHEAD_<sha>` in the environment); for rebase, cherry-pick and stash pop it is
-    ///   found as the commit (among the last 300 that touched `path`, on any ref, the stash included)
-    ///   whose `path` holds exactly THEIRS' bytes.
-    /// A task one side deleted and the other edited is archived when its uid is here. Every git call
-    /// is quiet: `cat-file --batch` answers "missing" on stdout, never on stderr.
-    static func archivedUIDs(doneFileBeside path: String, theirs theirsFile: String, _ invocation: Invocation) -> Set<String> {
+    /// The uids of tasks that will be archived in the result, from the done file beside the todo file
+    /// `path` (relative to the work tree's top, where git runs drivers) (sync.md, "Archived on one
+    /// side"):
+    /// - OURS' done file: the work tree's (an untracked done.txt is ours alone) and `HEAD`'s;
+    /// - plus what THEIRS archived since BASE: completed in THEIRS' done file but not in BASE's. Only
+    ///   that part of THEIRS' done file reaches the result of a cherry-pick or a rebase step (which
+    ///   apply one commit's change); a merge brings all of it, and the older part is in OURS' anyway.
+    /// git names THEIRS' commit to a driver only during `git merge` (`GITHEAD_<sha>`); otherwise, as
+    /// for BASE, the commits are found among the last 300 that touched `path` on any ref (the stash
+    /// included) whose `path` holds exactly those bytes. Every git call is quiet (`cat-file --batch`
+    /// reports a missing file on stdout).
+    static func archivedUIDs(doneFileBeside path: String, base baseFile: String, theirs theirsFile: String,
+                             _ invocation: Invocation) -> Set<String> {
         let directory = FileAccess.directoryName(of: path)
         let donePath = directory == "." ? "done.txt" : directory + "/done.txt"
         func git(_ arguments: [String], input: [UInt8]? = nil) -> [UInt8]? {
@@ -103,30 +105,39 @@ enum MergeAction {
         func lines(_ bytes: [UInt8]?) -> [String] {
             (bytes ?? []).split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
         }
-        var commits = ["HEAD"] + invocation.environment.keys.filter { $0.hasPrefix("GITHEAD_") }.map { String($0.dropFirst(8)) }
-        if let blob = lines(git(["hash-object", "--", theirsFile])).first {
-            let touching = lines(git(["log", "--all", "--format=%H", "-n", "300", "--", path]))
-            let query = Array(touching.map { "\($0):\(path)\n" }.joined().utf8)
-            let found = lines(git(["cat-file", "--batch-check=%(objectname)"], input: query))
-            commits += zip(touching, found).filter { $0.1 == blob }.prefix(3).map(\.0)
+        let touching = lines(git(["log", "--all", "--format=%H", "-n", "300", "--", path]))
+        let blobs = lines(git(["cat-file", "--batch-check=%(objectname)"],
+                              input: Array(touching.map { "\($0):\(path)\n" }.joined().utf8)))
+        /// The commits whose `path` holds exactly the bytes of `file` (at most three, newest first).
+        func commits(holding file: String) -> [String] {
+            guard let blob = lines(git(["hash-object", "--", file])).first else { return [] }
+            return Array(zip(touching, blobs).filter { $0.1 == blob }.prefix(3).map(\.0))
         }
-        var versions: [[UInt8]] = []
-        if let local = try? FileAccess.readIfExists(donePath) { versions.append(local) }
-        for commit in commits {
-            // One object per call: `--batch` prints `<name> missing` for a commit without the file.
+        /// The uids completed in `commit`'s done file (none when it has none).
+        func archived(in commit: String) -> Set<String> {
             // Found: `<sha> blob <size>` LF, the content, LF.
             guard let output = git(["cat-file", "--batch"], input: Array("\(commit):\(donePath)\n".utf8)),
                   let header = output.firstIndex(of: 0x0A),
-                  !String(decoding: output[..<header], as: UTF8.self).hasSuffix(" missing"), output.last == 0x0A else { continue }
-            versions.append(Array(output[(header + 1)..<(output.count - 1)]))
+                  !String(decoding: output[..<header], as: UTF8.self).hasSuffix(" missing"), output.last == 0x0A else { return [] }
+            return completedUIDs(Array(output[(header + 1)..<(output.count - 1)]))
         }
+        var ours = archived(in: "HEAD")
+        if let local = try? FileAccess.readIfExists(donePath) { ours.formUnion(completedUIDs(local)) }
+        let theirsCommits = invocation.environment.keys.filter { $0.hasPrefix("GITHEAD_") }.map { String($0.dropFirst(8)) }
+            + commits(holding: theirsFile)
+        let theirs = theirsCommits.reduce(into: Set<String>()) { $0.formUnion(archived(in: $1)) }
+        let base = commits(holding: baseFile).reduce(into: Set<String>()) { $0.formUnion(archived(in: $1)) }
+        return ours.union(theirs.subtracting(base))
+    }
+
+    /// The uids of the completed tasks of a done file's bytes (none for a binary file).
+    static func completedUIDs(_ bytes: [UInt8]) -> Set<String> {
+        guard !holdsNUL(bytes) else { return [] }
+        let document = TodoDocument(bytes: bytes)
         var uids = Set<String>()
-        for bytes in versions where !holdsNUL(bytes) {
-            let document = TodoDocument(bytes: bytes)
-            for index in 0..<document.lineCount {
-                let item = document.item(at: index)
-                if item.isCompleted, let uid = item.uid { uids.insert(uid) }
-            }
+        for index in 0..<document.lineCount {
+            let item = document.item(at: index)
+            if item.isCompleted, let uid = item.uid { uids.insert(uid) }
         }
         return uids
     }
