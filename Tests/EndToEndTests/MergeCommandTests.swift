@@ -28,6 +28,21 @@ final class MergeCommandTests: XCTestCase {
 
     private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
+    /// git 2.44 and later pass the sides' labels (`%S %X %Y`, registered by `--setup`): the markers
+    /// carry them. Older git passes the placeholders as they are: `ours`/`theirs` then.
+    func testConflictMarkersCarryTheLabelsGitPasses() {
+        let base = bytes("call mom uid:a1\n"), ours = bytes("call dad uid:a1\n"), theirs = bytes("ring mom uid:a1\n")
+        let labelled = merge(base: base, ours: ours, theirs: theirs,
+                             extra: ["7", "todo.txt", "merged common ancestors", "HEAD", "1a2b3c4 (ring instead)"])
+        XCTAssertEqual(labelled.result.status, 1, labelled.result.err)
+        XCTAssertEqual(String(decoding: labelled.ours, as: UTF8.self),
+                       "<<<<<<< HEAD\ncall dad uid:a1\n=======\nring mom uid:a1\n>>>>>>> 1a2b3c4 (ring instead)\n")
+        let old = merge(base: base, ours: ours, theirs: theirs, extra: ["7", "todo.txt", "%S", "%X", "%Y"])
+        XCTAssertEqual(old.result.status, 1, old.result.err)
+        XCTAssertTrue(String(decoding: old.ours, as: UTF8.self).hasPrefix("<<<<<<< ours\n"))
+        XCTAssertTrue(String(decoding: old.ours, as: UTF8.self).hasSuffix(">>>>>>> theirs\n"))
+    }
+
     /// Every failure of the driver: exit 1 (never a crash, never above 128), one message, OURS as it was.
     private func assertRefused(_ run: (result: ProcessResult, ours: [UInt8]), oursBefore: [UInt8]?, mentioning: String,
                                file: StaticString = #filePath, line: UInt = #line) {
