@@ -20,7 +20,9 @@ let package = Package(
         .executableTarget(name: "todo", dependencies: ["TodoCLI"]),
         // Not products: measurement and fuzzing harnesses.
         .executableTarget(name: "TodoBench", dependencies: ["TodoTxt", "TodoFileSystem"]),
-        .executableTarget(name: "TodoFuzz", dependencies: ["TodoTxt"]),
+        .executableTarget(name: "TodoFuzz", dependencies: ["TodoFuzzChecks"]),
+        // The fuzz targets' invariant checks, shared by the fuzz binary and the corpus replay test.
+        .target(name: "TodoFuzzChecks", dependencies: ["TodoTxt"]),
         // What several test targets share: the seeded generator, the printed property seed, and the
         // merge-field oracle written from sync.md.
         .target(name: "TodoTestSupport", dependencies: ["TodoTxt"], path: "Tests/TodoTestSupport"),
@@ -29,5 +31,7 @@ let package = Package(
         .testTarget(name: "TodoCLITests", dependencies: ["TodoCLI", "TodoTxt", "TodoTestSupport"]),
         // Spawns the built `todo` binary (and real git); depends on it so it is built first.
         .testTarget(name: "EndToEndTests", dependencies: ["todo", "TodoTxt", "TodoTestSupport"]),
+        // Replays every Fixtures/fuzz/TARGET/ corpus file through that target's checks.
+        .testTarget(name: "TodoFuzzChecksTests", dependencies: ["TodoFuzzChecks"]),
     ]
 )

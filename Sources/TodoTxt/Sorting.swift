@@ -239,12 +239,24 @@ private struct CompletedLineSinker {
     /// If a completed line starts at `start` (a line start), the index just after its LF.
     /// The buffer ends with LF, so every line has one.
     static func completedLineEnd(_ base: UnsafePointer<UInt8>, count: Int, lineStart start: Int) -> Int? {
+        // After the byte order marks the line starts with, as `TodoItem` reads it.
         var first = start
-        if count - start >= 5 && base[start] == 0xEF && base[start + 1] == 0xBB && base[start + 2] == 0xBF {
+        while count - first >= 5 && base[first] == 0xEF && base[first + 1] == 0xBB && base[first + 2] == 0xBF {
             first += 3
         }
         guard first + 1 < count, base[first] == 0x78, base[first + 1] == 0x20 else { return nil }
         return ByteSearch.firstIndex(of: lineFeed, in: base, from: first + 2, to: count) + 1
+    }
+
+    /// Where a line starts whose byte order marks end at `x` (one or more marks, directly after an
+    /// LF or at `begin`), or nil when `x` is not preceded by marks at a line start.
+    static func lineStart(beforeMarksEndingAt x: Int, _ base: UnsafePointer<UInt8>, begin: Int) -> Int? {
+        var start = x
+        while start - 3 >= begin && base[start - 3] == 0xEF && base[start - 2] == 0xBB && base[start - 1] == 0xBF {
+            start -= 3
+        }
+        guard start < x, start > begin, base[start - 1] == lineFeed else { return nil }
+        return start
     }
 
     mutating func scan(_ base: UnsafePointer<UInt8>, count: Int) {
@@ -272,8 +284,8 @@ private struct CompletedLineSinker {
                     let start: Int
                     if base[x - 1] == Self.lineFeed {
                         start = x
-                    } else if x - 3 > begin && base[x - 4] == Self.lineFeed && base[x - 3] == 0xEF && base[x - 2] == 0xBB {
-                        start = x - 3
+                    } else if let markedStart = Self.lineStart(beforeMarksEndingAt: x, base, begin: begin) {
+                        start = markedStart
                     } else {
                         continue
                     }
@@ -287,7 +299,10 @@ private struct CompletedLineSinker {
         }
         // The last few positions one by one, from three back: a line with its own BOM whose `x` the
         // vectors did not reach may start there. Line starts already judged are judged the same again.
-        position = max(firstVectorPosition, position - 3)
+        // From the start of the line holding `position - 1`: marks before an `x` may begin further back.
+        var lineStart = min(position, count)
+        while lineStart > firstVectorPosition, base[lineStart - 1] != Self.lineFeed { lineStart -= 1 }
+        position = max(firstVectorPosition, lineStart)
         while position < count {
             if base[position - 1] == Self.lineFeed, position >= openStart,
                let end = Self.completedLineEnd(base, count: count, lineStart: position) {

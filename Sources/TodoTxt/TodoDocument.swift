@@ -272,6 +272,13 @@ public struct TodoDocument: Sendable {
         record.start = location.start
         record.length = location.length
         if record.terminator == .lf, cleaned.last == 0x0D { record.terminator = .crlf }
+        // A last line without a terminator that becomes empty (or only byte order marks) would read
+        // back as no line at all: it gets one, as in `reorder` (the line count wins over the
+        // final-newline state). Found by the edits fuzz target (`x ` + a mark, reopened).
+        if record.terminator == .none, index == records.count - 1,
+           cleaned.count % 3 == 0, cleaned.withUnsafeBufferPointer({ TodoItem.leadingMarkLength($0) == $0.count }) {
+            record.terminator = dominantTerminator
+        }
         records[index] = record
     }
 

@@ -73,10 +73,16 @@ public struct TodoItem: Sendable {
     /// 3 when the line starts with a UTF-8 byte order mark, else 0.
     @inline(__always)
     static func leadingMarkLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+        // Every mark at the start: a line of two marks sorted to the top of a file reads back as the
+        // file's mark plus a line of one, which must parse the same (found by the sort fuzz target).
+        var length = 0
+        while bytes.count >= length + 3 && bytes[length] == 0xEF && bytes[length + 1] == 0xBB && bytes[length + 2] == 0xBF {
+            length += 3
+        }
+        return length
     }
 
-    /// 3 when this line starts with a byte order mark (see `parseHeader`), else 0.
+    /// The length of the byte order marks this line starts with (3 per mark; see `parseHeader`).
     var leadingMarkLength: Int { content.withUnsafeBufferPointer(TodoItem.leadingMarkLength) }
 
     /// A priority token `(X)` followed by a space at `offset`.
