@@ -399,12 +399,12 @@ struct MergeUnit {
         self.isCompleted = isCompleted
     }
 
-    /// A single line; completed iff it starts with `x ` (after a line's own byte order mark, as
+    /// A single line; completed iff it starts with `x ` (after a line's own byte order marks, as
     /// `TodoItem` reads it).
     init(line content: ArraySlice<UInt8>, terminator: LineTerminator?) {
         self.lines = [MergeLine(content: content, terminator: terminator)]
         var first = content.startIndex
-        if content.count >= 3 && content[first] == 0xEF && content[first + 1] == 0xBB && content[first + 2] == 0xBF {
+        while content.endIndex - first >= 3 && content[first] == 0xEF && content[first + 1] == 0xBB && content[first + 2] == 0xBF {
             first += 3
         }
         self.isCompleted = content.endIndex - first >= 2 && content[first] == 0x78 && content[first + 1] == 0x20

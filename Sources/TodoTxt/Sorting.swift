@@ -28,8 +28,8 @@ extension TodoDocument {
         let content = content(of: records[index])
         var start = content.startIndex
         var length = content.count
-        // A line of its own starting with a byte order mark reads past it (see TodoItem.parseHeader).
-        if length >= 3 && content[start] == 0xEF && content[start + 1] == 0xBB && content[start + 2] == 0xBF {
+        // A line of its own starting with byte order marks reads past them (see TodoItem.parseHeader).
+        while length >= 3 && content[start] == 0xEF && content[start + 1] == 0xBB && content[start + 2] == 0xBF {
             start += 3
             length -= 3
         }
