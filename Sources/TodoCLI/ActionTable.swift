@@ -43,7 +43,7 @@ enum ActionTable {
     ]
 
     /// `todo`'s own actions that todo.sh does not have, by every name they answer to: available under
-    /// the name `todo.sh` too (cli.md "Additions").
+    /// the name `todo.sh` too (README, "Using it as todo.sh").
     static let additions: [String: ActionSpec] = {
         let own = [ExportAction.spec, SortAction.spec, UIDAction.spec, UndoAction.spec, EditAction.spec,
                    MergeAction.spec, ReconcileAction.spec, CompletionsAction.spec, WatchAction.spec]

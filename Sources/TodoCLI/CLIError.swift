@@ -15,7 +15,7 @@ public enum CLIError: Error, Equatable, Sendable {
         }
     }
 
-    /// The exit code for this error (cli.md: 1 failure, 2 usage).
+    /// The exit code for this error (docs/todo-command.md: 1 failure, 2 usage).
     var exitCode: Int32 {
         switch self {
         case .usage: return 2

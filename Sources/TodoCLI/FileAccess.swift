@@ -7,7 +7,7 @@ import TodoTxt
 /// Every write goes through `update` (safe replacement under the writers' lock, compare-and-swap,
 /// nothing written when nothing changed) or `appendLines`.
 enum FileAccess {
-    /// How long a command waits for another todo process's lock before giving up (files.md §2:
+    /// How long a command waits for another todo process's lock before giving up (docs/files.md §2:
     /// never wait forever). `TODO_LOCK_TIMEOUT` (seconds) overrides it.
     static func lockTimeout(_ environment: [String: String]) -> Duration {
         guard let text = environment["TODO_LOCK_TIMEOUT"], !text.isEmpty else { return .seconds(5) }
@@ -55,7 +55,7 @@ enum FileAccess {
         }
     }
 
-    /// Replaces the file's content with `transform(old)`, safely (files.md §1) and under the writers'
+    /// Replaces the file's content with `transform(old)`, safely (docs/files.md §1) and under the writers'
     /// lock; `transform` returns nil (or the same bytes) for "no change", and then nothing is written.
     ///
     /// `transform` may run more than once (when another writer changed the file meanwhile, the edit is

@@ -51,7 +51,7 @@ struct Invocation {
         }
     }
 
-    /// The todo file (cli.md, "No configuration needed"): `-f`; `$TODO_FILE`; `$TODO_DIR/todo.txt`;
+    /// The todo file (docs/todo-command.md, "No configuration needed"): `-f`; `$TODO_FILE`; `$TODO_DIR/todo.txt`;
     /// a todo.sh config file's `TODO_FILE` or `TODO_DIR`; `./todo.txt` if it exists; `~/todo.txt`.
     func todoFilePath(explicit: String? = nil) -> String {
         if let explicit { return explicit }

@@ -1,5 +1,5 @@
 /// Makes task text safe to print on a terminal: a synced file must not be able to drive the
-/// terminal (move the cursor, change the title, hide text) through escape sequences (cli.md).
+/// terminal (move the cursor, change the title, hide text) through escape sequences (docs/todo-command.md).
 ///
 /// Escaped: C0 controls except tab (shown in caret notation, `ESC` → `^[`), DEL (`^?`), C1 controls
 /// U+0080–U+009F (`<U+009B>`), and bytes that are not valid UTF-8 (`\xFF`), since some terminals read

@@ -1,4 +1,4 @@
-/// Case- and diacritic-insensitive matching of plain search terms (cli.md: `cafe` finds `Café`).
+/// Case- and diacritic-insensitive matching of plain search terms (docs/todo-command.md: `cafe` finds `Café`).
 ///
 /// Folding works on UTF-8 bytes without Foundation: ASCII letters are lower-cased, and the Latin
 /// letters with diacritics of Latin-1 Supplement and Latin Extended-A (U+00C0–U+017F, which cover

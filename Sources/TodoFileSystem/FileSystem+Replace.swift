@@ -123,7 +123,7 @@ public enum ReplaceError<TransformError: Error>: Error, CustomStringConvertible 
 }
 
 extension FileSystem {
-    /// Replaces a file's content safely (files.md section 1): symlinks kept, mode and owner kept,
+    /// Replaces a file's content safely (docs/files.md section 1): symlinks kept, mode and owner kept,
     /// never a partial or empty file, never a lost concurrent change.
     ///
     /// 1. `path` is resolved with `realpath`; the symlink's target is replaced, the link stays.

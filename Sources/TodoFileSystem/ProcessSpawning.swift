@@ -10,7 +10,7 @@ import Darwin
 /// actions) and the small file-system queries todo.sh compatibility needs.
 ///
 /// Children are started with `posix_spawnp`; captured streams go through unlinked temporary files,
-/// never pipes, so a child that writes a lot cannot deadlock against us (toolchain.md section 8).
+/// never pipes, so a child that writes a lot cannot deadlock against us (docs/notes/toolchain.md).
 public enum ProcessSpawning {
     /// What a child left behind: its exit status (128+signal when killed) and the captured streams.
     public struct Outcome: Sendable {

@@ -1,4 +1,4 @@
-// The libFuzzer binary for TodoTxt (toolchain.md section 6): one binary, several targets.
+// The libFuzzer binary for TodoTxt (docs/notes/toolchain.md): one binary, several targets.
 //
 // Built by scripts/fuzz.sh with `-DFUZZING`, coverage instrumentation and the libFuzzer runtime
 // (address sanitizer too in asan mode); a plain `swift build` compiles the stub at the bottom instead.

@@ -41,7 +41,7 @@ func checkEdit(_ name: String, _ document: TodoDocument, at index: Int, _ log: i
     log.expect(reread.rendered() == bytes, "\(name) at \(index): round trip of the edited file")
     let gainedBOM = gainedByteOrderMark(document, reread)
     // An edit that leaves the last line empty and unterminated makes it vanish on re-read: a file
-    // cannot end in an empty line without a terminator (NOTES-bench.md).
+    // cannot end in an empty line without a terminator (docs/notes/bench.md).
     let vanished = reread.lineCount == document.lineCount - 1 && index == document.lineCount - 1
         && edited.content(at: index).isEmpty && edited.terminator(at: index) == .none
     guard log.expect(reread.lineCount == document.lineCount || vanished,

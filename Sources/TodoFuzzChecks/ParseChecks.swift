@@ -1,7 +1,7 @@
 // The `parse` target: bytes in, the same bytes out, and every accessor agreeing with its definition.
 import TodoTxt
 
-/// `TodoItem.uid` as format.md section 4 defines it, over `tags` (the byte scan must agree with it):
+/// `TodoItem.uid` as docs/format.md section 4 defines it, over `tags` (the byte scan must agree with it):
 /// the first `uid:` tag, else the first `uuid:` tag, never for a blank line.
 func uidFromTags(_ item: TodoItem) -> String? {
     guard !item.isBlank else { return nil }

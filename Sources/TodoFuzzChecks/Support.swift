@@ -21,7 +21,7 @@ func seed(of bytes: [UInt8]) -> UInt8 {
     return seed
 }
 
-/// Known open issue (NOTES-bench.md, "BOM reinterpretation"): a document without a BOM whose first
+/// Known open issue (docs/notes/bench.md, "BOM reinterpretation"): a document without a BOM whose first
 /// line, after an edit or a sort, starts with EF BB BF renders to bytes that read back as a BOM plus
 /// that line without it. The bytes are identical; only their reading changes. These helpers undo that
 /// one reinterpretation so the other invariants stay checked.

@@ -72,7 +72,7 @@ extension Array where Element == UInt8 {
     init(utf8 string: String) { self = Array(string.utf8) }
 }
 
-/// Decodes bytes as UTF-8, replacing invalid sequences with U+FFFD (the "lossy decoding" of format.md).
+/// Decodes bytes as UTF-8, replacing invalid sequences with U+FFFD (the "lossy decoding" of docs/format.md).
 
 func lossyString<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
     String(decoding: bytes, as: UTF8.self)

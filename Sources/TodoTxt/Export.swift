@@ -1,4 +1,4 @@
-/// The machine-readable view of format.md section 7: one JSON object per line (JSON Lines).
+/// The machine-readable view of docs/format.md section 7: one JSON object per line (JSON Lines).
 extension TodoDocument {
     /// Every line as a JSON object, one per output line, each ended by LF.
     ///

@@ -1,4 +1,4 @@
-/// The value of an extension tag (format.md section 6): absent, valid, or present but unreadable.
+/// The value of an extension tag (docs/format.md section 6): absent, valid, or present but unreadable.
 ///
 /// Invalid values are not errors: the tag stays in the text as written and diagnostics report it.
 public enum ExtensionValue<Value: Sendable & Equatable>: Sendable, Equatable {

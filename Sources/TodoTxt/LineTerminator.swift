@@ -1,7 +1,7 @@
 /// How one line of a todo.txt file ends.
 ///
 /// Only LF (0x0A) ends a line; a CR directly before that LF belongs to the terminator. A bare CR
-/// anywhere else is ordinary content (format.md section 1).
+/// anywhere else is ordinary content (docs/format.md section 1).
 public enum LineTerminator: UInt8, Sendable, Hashable {
     /// The last line of a file that does not end with a newline.
     case none = 0

@@ -3,7 +3,7 @@
 
 /// What a line is matched by.
 enum MergeKey: Hashable {
-    /// A holder of a uid matched as that uid's task: the owner (format.md section 4), or, in a
+    /// A holder of a uid matched as that uid's task: the owner (docs/format.md section 4), or, in a
     /// three-way merge where BASE holds the uid, the line paired with one of BASE's holders (see
     /// `MergeSide.pairWithBase`).
     case uid(String)
@@ -121,7 +121,7 @@ struct MergeSide {
     /// held by several lines are matched in one of two ways:
     /// - in OURS and THEIRS of a three-way merge, when BASE holds the uid: paired with BASE's holders
     ///   (`pairWithBase`); this also applies when only BASE repeats the uid;
-    /// - otherwise (BASE itself, a uid BASE lacks, the two-way merge): the owner (format.md section 4:
+    /// - otherwise (BASE itself, a uid BASE lacks, the two-way merge): the owner (docs/format.md section 4:
     ///   the only completed holder, else the first) matches by uid, the others by bytes.
     init(_ document: TodoDocument, side: Int, index: inout MergeIndex) {
         self.document = document
@@ -199,7 +199,7 @@ struct MergeSide {
     }
 
     /// The owner of a uid among `lines` (in file order, not empty) of `document`: the only completed
-    /// one, else the first (format.md section 4).
+    /// one, else the first (docs/format.md section 4).
     static func owner(among lines: [Int], in document: TodoDocument) -> Int {
         let done = lines.filter { document.isCompletedLine($0) }
         return done.count == 1 ? done[0] : lines[0]
@@ -215,7 +215,7 @@ struct MergeSide {
     ///
     /// How: first by identical bytes, as a multiset (the k-th holder with some bytes here pairs with
     /// the k-th holder with those bytes in BASE): those are copies this side left unchanged. Then the
-    /// owners (format.md section 4) of what is left pair with each other: among BASE's holders, those
+    /// owners (docs/format.md section 4) of what is left pair with each other: among BASE's holders, those
     /// this side did not keep; among this side's, those whose bytes no BASE holder has (an extra copy
     /// of a BASE line is an addition, not an edit). That is an edited copy, merged with the other
     /// side's version of the same BASE line. Every holder still unpaired is one this side added

@@ -5,7 +5,7 @@
 ///   different days is a conflict);
 /// - **creation date**;
 /// - **priority**: the header `(P)`, or on a completed line without one, the first `pri:` tag when it
-///   holds a valid letter (where `todo` keeps the priority of a done task, format.md section 3);
+///   holds a valid letter (where `todo` keeps the priority of a done task, docs/format.md section 3);
 /// - **tags**: key → every value in order, each key a field of its own (the `pri:` value counted as
 ///   the priority above is not also a tag);
 /// - **projects** and **contexts**: sets of names, merged element by element (never a conflict);

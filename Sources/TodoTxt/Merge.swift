@@ -84,7 +84,7 @@ public struct MergeReport: Sendable, Equatable, CustomStringConvertible {
         /// Three-way: they edited a task we deleted; their version is kept.
         case keptEditedDeletedByUs
         /// Three-way: both sides added a task with this uid, with different text; both are kept and the
-        /// uid's owner follows format.md section 4 (the only completed holder, else the first).
+        /// uid's owner follows docs/format.md section 4 (the only completed holder, else the first).
         case duplicateUIDAdded
         /// Both sides changed the task; the changes touched different fields and were combined.
         case fieldsMerged
@@ -208,7 +208,7 @@ extension TodoMerge {
     /// every mergeable field merged into it, and right after it the other version unchanged but for an
     /// appended tag `conflict:copy` (or `conflict:file`, naming where that version came from), so
     /// it stays a valid task the user sees. That marked line keeps its uid; the first line owns it
-    /// (format.md section 4) and the backfill command gives it a fresh one.
+    /// (docs/format.md section 4) and the backfill command gives it a fresh one.
     ///
     /// Order, sorting and layout follow the file as `threeWay` follows OURS. Identical bytes give the
     /// file unchanged. Never leaves conflict markers: `conflicts` is always empty.

@@ -38,8 +38,7 @@ public enum ConflictCopyScheme: String, Sendable, Hashable, CaseIterable {
     /// recognised otherwise.
     case resilio
     /// The OneDrive client for Linux (https://github.com/abraunegg/onedrive, `safeBackup` in
-    /// `src/util.d`; naming documented in
-    /// https://github.com/abraunegg/onedrive/blob/master/docs/client-architecture.md): since v2.5.3
+    /// `src/util.d`; the client's own documentation is cited in docs/notes/sync.md): since v2.5.3
     /// `todo-HOSTNAME-safeBackup-0001.txt`, the host name as `gethostname` reports it and a
     /// four-digit counter from 0001. The older `todo-HOSTNAME.txt` / `todo-HOSTNAME-2.txt` (that
     /// client up to v2.5.2, and Microsoft's own client with the computer name) are **not**

@@ -1,4 +1,4 @@
-/// A further ordering of the open tasks for `todo sort --by` (format.md section 5).
+/// A further ordering of the open tasks for `todo sort --by` (docs/format.md section 5).
 public enum SortKey: String, Sendable, CaseIterable {
     /// `(A)` first, then B…Z, then tasks without a priority.
     case priority
@@ -87,7 +87,7 @@ extension TodoDocument {
         return 0
     }
 
-    /// The document sorted (format.md section 5): a permutation of its lines, idempotent.
+    /// The document sorted (docs/format.md section 5): a permutation of its lines, idempotent.
     public func sorted(by keys: [SortKey] = []) -> TodoDocument {
         var copy = self
         let order = sortedOrder(by: keys)

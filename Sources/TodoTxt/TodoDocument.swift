@@ -2,7 +2,7 @@
 ///
 /// `TodoDocument(bytes:).rendered()` reproduces its input byte for byte, for every possible input:
 /// CRLF, mixed endings, a BOM, blank lines, invalid UTF-8, NUL, a missing final newline
-/// (format.md section 1).
+/// (docs/format.md section 1).
 ///
 /// Storage is the input bytes, never changed, and an append-only buffer of edited content; each line
 /// is a range of one of them plus a terminator. Editing a line appends its new bytes to the edit
@@ -284,7 +284,7 @@ public struct TodoDocument: Sendable {
 
     /// Inserts a line at `index` (0...lineCount). The new line always ends with a terminator (the
     /// dominant one); inserting after a last line that has none first gives that line one
-    /// (format.md section 1: "appending to a file whose last line has no terminator first gives that
+    /// (docs/format.md section 1: "appending to a file whose last line has no terminator first gives that
     /// line one"). No other line changes.
     public mutating func insertLine(_ content: [UInt8], at index: Int) {
         let dominant = dominantTerminator

@@ -1,4 +1,4 @@
-/// The edits of format.md section 3, as pure functions from a line's bytes to its new bytes.
+/// The edits of docs/format.md section 3, as pure functions from a line's bytes to its new bytes.
 ///
 /// Each returns the complete new content of the one line; nothing else in the file is touched.
 /// They never normalise spacing, dates or tag order of what they do not change.

@@ -10,7 +10,7 @@ public struct Tag: Sendable, Hashable {
     public let valueRange: Range<Int>
 }
 
-/// What one scan of a task body finds (format.md section 2).
+/// What one scan of a task body finds (docs/format.md section 2).
 public struct BodyFields: Sendable {
     /// Project names (`+name` without the sigil), first occurrence order, no duplicates.
     public var projects: [String] = []
@@ -43,7 +43,7 @@ public struct BodyFieldRange: Sendable, Hashable {
     public let valueRange: Range<Int>
 }
 
-/// The keys of which only the first value counts (format.md section 2).
+/// The keys of which only the first value counts (docs/format.md section 2).
 public let singleValuedTagKeys: Set<String> = ["due", "t", "rec", "h", "pri", "uid"]
 
 extension TodoItem {
@@ -122,7 +122,7 @@ extension TodoItem {
         tags.filter { $0.key == key }.map(\.value)
     }
 
-    /// The task's stable identity: its first `uid:` value, else Simpletask's `uuid:` (format.md
+    /// The task's stable identity: its first `uid:` value, else Simpletask's `uuid:` (docs/format.md
     /// section 4). Nil for blank lines and tasks without one.
     ///
     /// Complexity: one byte scan of the body; a string is made only for the value returned (the same

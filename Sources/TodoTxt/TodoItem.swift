@@ -1,4 +1,4 @@
-/// One line of a todo.txt file, parsed as a task (format.md section 2).
+/// One line of a todo.txt file, parsed as a task (docs/format.md section 2).
 ///
 /// A value view over the line's raw bytes: the header (completion mark, priority, dates) is parsed
 /// when the item is made, cheaply, on bytes; body fields (projects, contexts, tags) are scanned on
@@ -100,7 +100,7 @@ public struct TodoItem: Sendable {
         return TodoDate.parse(bytes, at: offset)
     }
 
-    /// The header grammar of format.md section 2, on bytes.
+    /// The header grammar of docs/format.md section 2, on bytes.
     ///
     /// A line that itself starts with a byte order mark (EF BB BF: files concatenated with `cat`, a
     /// BOM-carrying line pasted in) is parsed after it, exactly like line 1 after the file's BOM. The

@@ -1,4 +1,4 @@
-/// Stable task identities: the `uid:` tag (format.md section 4).
+/// Stable task identities: the `uid:` tag (docs/format.md section 4).
 ///
 /// Generated values are 6 characters of lowercase Crockford base-32, the first a letter, so a uid is
 /// never all digits and can never be mistaken for a line number. Randomness is passed in.
@@ -47,7 +47,7 @@ public enum UID {
 public struct UIDIndex: Sendable {
     /// uid → 0-based line indices holding it, in file order.
     public private(set) var holders: [String: [Int]] = [:]
-    /// uid → the index of the line that owns it (format.md section 4's duplicate rule).
+    /// uid → the index of the line that owns it (docs/format.md section 4's duplicate rule).
     public private(set) var owners: [String: Int] = [:]
 
     /// Indexes `document`. Complexity: one parse of each task line.
@@ -133,7 +133,7 @@ extension TodoDocument {
     /// Resolves a line number, a full uid, `uid:VALUE` or a unique uid prefix (≥ 2 characters).
     ///
     /// A number is always a line number (generated uids are never all digits); a uid held by several
-    /// lines resolves to its owner (format.md section 4) and lists the others.
+    /// lines resolves to its owner (docs/format.md section 4) and lists the others.
     public func resolve(_ address: String, index: UIDIndex? = nil) throws(TaskAddressError) -> TaskReference {
         guard !address.isEmpty, !address.utf8.contains(where: { $0 == 0x20 || $0 == 0x09 }) else {
             throw .malformed(address)

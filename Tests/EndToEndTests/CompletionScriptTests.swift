@@ -1,6 +1,6 @@
 import XCTest
 
-/// The completion scripts load in real shells and complete actions and projects (cli.md).
+/// The completion scripts load in real shells and complete actions and projects (docs/todo-command.md).
 final class CompletionScriptTests: XCTestCase {
     private var environment: [String: String] {
         let home = Spawn.makeTemporaryDirectory("completion-home")

@@ -12,7 +12,7 @@ final class ConcurrentAppendTests: XCTestCase {
     /// Appends one line the way a shell's `>>` does: open with O_APPEND, write, close. Returns whether
     /// the write may have gone to a file already replaced: the path named another inode right after
     /// the write, so the rename happened between this open and this write. No rename-based writer
-    /// can carry such a line over once it has finished (files.md section 1, the post-rename window);
+    /// can carry such a line over once it has finished (docs/files.md section 1, the post-rename window);
     /// the test reports those instead of counting them as lost.
     static func appendLikeShell(_ path: String, _ line: String) -> (written: Bool, raced: Bool) {
         let fd = open(path, O_WRONLY | O_APPEND)

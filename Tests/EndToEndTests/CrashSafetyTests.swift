@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// `todo sort` killed with SIGKILL at random instants leaves the file wholly old or wholly new
-/// (files.md section 1). Runs for a few seconds; `TODO_SOAK_SECONDS` makes it longer.
+/// (docs/files.md section 1). Runs for a few seconds; `TODO_SOAK_SECONDS` makes it longer.
 final class CrashSafetyTests: XCTestCase {
     func testSigkillAtRandomInstantsNeverLeavesAPartialFile() throws {
         let seed = propertySeed("CrashSafety")

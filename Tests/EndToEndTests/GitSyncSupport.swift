@@ -3,7 +3,7 @@ import TodoTestSupport
 import TodoTxt
 import XCTest
 
-/// git from tests, isolated from the host's configuration (toolchain.md section 8): no system config,
+/// git from tests, isolated from the host's configuration (docs/notes/toolchain.md): no system config,
 /// HOME in the test's temp directory, fixed author and committer. Every command runs as
 /// `git -C <dir> …` through posix_spawn.
 struct GitSandbox {

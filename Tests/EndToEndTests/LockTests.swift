@@ -3,7 +3,7 @@ import XCTest
 import Glibc
 #endif
 
-/// Writers serialise on a `flock` of the todo file's directory, and never wait forever (files.md
+/// Writers serialise on a `flock` of the todo file's directory, and never wait forever (docs/files.md
 /// section 2). The tests hold that lock as another todo process would: open the directory read-only
 /// and `flock` it.
 final class LockTests: XCTestCase {

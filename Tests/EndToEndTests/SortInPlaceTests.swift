@@ -3,7 +3,7 @@ import XCTest
 import Glibc
 #endif
 
-/// `todo sort` in place, as cron runs it: silent, safe, writes only on change (files.md section 2).
+/// `todo sort` in place, as cron runs it: silent, safe, writes only on change (docs/files.md section 2).
 final class SortInPlaceTests: XCTestCase {
     private func inode(_ path: String) -> (ino: UInt64, mtime: Int, nsec: Int, mode: UInt32) {
         var info = stat()
@@ -141,7 +141,7 @@ final class SortInPlaceTests: XCTestCase {
     }
 }
 
-/// files.md section 2: "a 100 MB single line" is handled, with nothing lost.
+/// docs/files.md section 2: "a 100 MB single line" is handled, with nothing lost.
 final class HugeLineTests: XCTestCase {
     func testHundredMegabyteSingleLineSortsWithoutLoss() {
         let directory = Spawn.makeTemporaryDirectory()

@@ -1,6 +1,6 @@
 import XCTest
 
-/// The program under its own name `todo` (cli.md): zero configuration, uids, extensions, errors.
+/// The program under its own name `todo` (docs/todo-command.md): zero configuration, uids, extensions, errors.
 final class TodoNameTests: XCTestCase {
     /// A temp HOME with nothing in it (no config), run from that directory via -f where needed.
     private func home() -> (home: String, environment: [String: String]) {

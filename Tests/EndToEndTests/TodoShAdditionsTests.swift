@@ -1,6 +1,6 @@
 import XCTest
 
-/// `todo`'s additions work under the name `todo.sh` too, on the files its config names (cli.md).
+/// `todo`'s additions work under the name `todo.sh` too, on the files its config names (docs/todo-command.md).
 final class TodoShAdditionsTests: XCTestCase {
     func testSortUndoAndExportUnderTodoShUseTheConfiguredFile() {
         let home = Spawn.makeTemporaryDirectory("todosh-additions")

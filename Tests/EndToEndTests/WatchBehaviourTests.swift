@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// `todo watch`: no write loops, concurrent writers, idle cost, failures and signals
-/// (files.md section 3).
+/// (docs/files.md section 3).
 @Suite struct WatchBehaviourTests {
     private func temporaryDirectory(_ label: String) -> String { Spawn.makeTemporaryDirectory(label) }
 

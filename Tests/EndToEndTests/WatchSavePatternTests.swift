@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// `todo watch` against real writer processes saving the way editors and sync clients do
-/// (files.md section 3): every save pattern is re-sorted within a second of the writer's exit.
+/// (docs/files.md section 3): every save pattern is re-sorted within a second of the writer's exit.
 @Suite struct WatchSavePatternTests {
     /// One way of saving: the file before, the shell command that saves, the sorted result.
     struct SavePattern: Sendable, CustomTestStringConvertible {

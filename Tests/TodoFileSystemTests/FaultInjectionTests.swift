@@ -6,7 +6,7 @@ import Darwin
 import Testing
 @testable import TodoFileSystem
 
-/// Fails every system call of a safe replacement in turn and checks the promise of files.md
+/// Fails every system call of a safe replacement in turn and checks the promise of docs/files.md
 /// section 1, step 8: before the rename, any failure leaves the target byte-identical and no
 /// temporary file behind; after it, nothing is thrown and the new content is in place.
 @Suite struct FaultInjectionTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import TodoTxt
 
-/// format.md section 7: JSON Lines, one object per line of the file.
+/// docs/format.md section 7: JSON Lines, one object per line of the file.
 @Suite struct ExportTests {
     func objects(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
         let document = parseRoundTrip(bytes, sourceLocation: sourceLocation)

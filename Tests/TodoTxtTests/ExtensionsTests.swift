@@ -1,7 +1,7 @@
 import Testing
 @testable import TodoTxt
 
-/// format.md section 6: due, t, rec, h, pri; recurrence.
+/// docs/format.md section 6: due, t, rec, h, pri; recurrence.
 @Suite struct ExtensionsTests {
     @Test func validValues() {
         let item = parseLine("(A) task due:2026-03-05 t:2026-03-01 rec:+2w h:1 pri:B")

@@ -6,7 +6,7 @@ import TodoTestSupport
 /// A BASE holding one uid on several lines (a line a sync client doubled, or a task copied and edited
 /// without a fresh uid) must not turn a deletion into a resurrection (issue 13).
 ///
-/// The merge used to match such lines by owner: the owner of the uid (format.md section 4) on each side
+/// The merge used to match such lines by owner: the owner of the uid (docs/format.md section 4) on each side
 /// matched the owner on the others. When a side deletes BASE's owner, another copy becomes that side's
 /// owner and was matched with BASE's owner as if it were an edit of it, while the copy it really is
 /// went unmatched. Deleting one copy on each side then kept one of them; deleting a copy on one side
@@ -160,7 +160,7 @@ import TodoTestSupport
 ///
 /// BASE: one to four uids, each on one to three lines: the first holder, then identical copies (a
 /// doubled sync line), copies with other text (copied and edited without a fresh uid) and completed
-/// copies, so that the uid's owner (format.md section 4) is sometimes the first holder, sometimes the
+/// copies, so that the uid's owner (docs/format.md section 4) is sometimes the first holder, sometimes the
 /// only completed one; plus a task with a uid of its own and a line without one, shuffled together.
 /// Each side deletes a line with probability 3/10 and edits it with 1/4: appends a word no other line
 /// has (`o1`, `t2`, ...) and sometimes completes or reopens the task.

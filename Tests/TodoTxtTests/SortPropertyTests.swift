@@ -2,7 +2,7 @@ import Testing
 import TodoTestSupport
 @testable import TodoTxt
 
-/// Seeded properties of format.md section 5 over random files.
+/// Seeded properties of docs/format.md section 5 over random files.
 @Suite struct SortPropertyTests {
     static let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
     static func withoutBOM(_ line: [UInt8]) -> [UInt8] { line.starts(with: bom) ? Array(line.dropFirst(3)) : line }

@@ -1,7 +1,7 @@
 import Testing
 @testable import TodoTxt
 
-/// format.md section 5: completed tasks sink, stably; keyed orders of the open group.
+/// docs/format.md section 5: completed tasks sink, stably; keyed orders of the open group.
 @Suite struct SortingTests {
     func sorted(_ text: String, by keys: [SortKey] = [], sourceLocation: SourceLocation = #_sourceLocation) -> String {
         parseRoundTrip(b(text), sourceLocation: sourceLocation)
@@ -63,7 +63,7 @@ import Testing
         #expect(sorted("(B) b\n\n(A) a\nx done\n", by: [.priority]) == "(A) a\n(B) b\n\nx done\n")
     }
 
-    /// Decision (format.md is silent): when a keyed sort moves an empty line to the very end of a file
+    /// Decision (docs/format.md is silent): when a keyed sort moves an empty line to the very end of a file
     /// without a final newline, that line keeps its terminator so it is not lost.
     @Test func keyedSortNeverDropsAnEmptyLine() {
         let result = sorted("(B) b\n\n(A) a", by: [.priority])

@@ -1,7 +1,7 @@
 import Testing
 @testable import TodoTxt
 
-/// format.md section 1: lines, terminators, BOM, lossless storage, edits touching one line.
+/// docs/format.md section 1: lines, terminators, BOM, lossless storage, edits touching one line.
 @Suite struct TodoDocumentTests {
     @Test func emptyFileHasNoLines() {
         let document = parseRoundTrip([])

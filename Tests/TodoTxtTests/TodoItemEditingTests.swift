@@ -2,7 +2,7 @@ import Testing
 import TodoTestSupport
 @testable import TodoTxt
 
-/// format.md section 3: what `todo` writes. Each edit rewrites only its line.
+/// docs/format.md section 3: what `todo` writes. Each edit rewrites only its line.
 @Suite struct TodoItemEditingTests {
     let today = d("2026-03-01")
 

@@ -1,7 +1,7 @@
 import Testing
 @testable import TodoTxt
 
-/// format.md section 2: the header grammar and the body fields. Every test parses through a document
+/// docs/format.md section 2: the header grammar and the body fields. Every test parses through a document
 /// and checks the round trip first.
 @Suite struct TodoItemHeaderTests {
     @Test(arguments: ["X 2026-01-01 a", "x", "x\ta", " x a", "xylophone", "x\u{00A0}a", "x\u{3000}a", "(A) x a"])

@@ -2,7 +2,7 @@ import Testing
 import TodoTestSupport
 @testable import TodoTxt
 
-/// format.md section 4: generated uids, addressing, duplicates, backfill.
+/// docs/format.md section 4: generated uids, addressing, duplicates, backfill.
 @Suite struct UIDTests {
     static let crockford = Set("0123456789abcdefghjkmnpqrstvwxyz".utf8)
 

@@ -1,6 +1,6 @@
 import TodoTxt
 
-/// `todo export [FILE]`: every line as JSON Lines (format.md section 7).
+/// `todo export [FILE]`: every line as JSON Lines (docs/format.md section 7).
 enum ExportAction {
     static let spec = ActionSpec(
         name: "export", aliases: [], arguments: "[FILE]",

@@ -2,7 +2,7 @@ import TodoFileSystem
 import TodoTxt
 
 /// `todo sort [--check] [--dry-run] [--by KEYS] [FILE]`: completed tasks sink, stably
-/// (format.md section 5, files.md section 2). Silent on success, for cron.
+/// (docs/format.md section 5, docs/files.md section 2). Silent on success, for cron.
 enum SortAction {
     static let arguments = "[--check] [--dry-run] [--by KEYS] [FILE]"
     static let spec = ActionSpec(

@@ -2,7 +2,7 @@ import TodoFileSystem
 import TodoTxt
 
 /// The todo.sh actions under the name `todo`: the same implementations as `todo.sh` (Sources/TodoCLI/
-/// TodoSh), run with the `todo` name's defaults (cli.md "Differences under the name todo"):
+/// TodoSh), run with the `todo` name's defaults (docs/todo-command.md):
 ///
 /// - no configuration needed; a todo.sh config is read only to find the files when nothing more
 ///   explicit is given, and its `TODOTXT_*` variables still apply (environment beats config);

@@ -1,7 +1,7 @@
 import TodoTxt
 
 /// `todo uid [--assign] [FILE]`: lists every task's uid with its line number, or gives every task
-/// without one (and every non-owner holder of a duplicate) a fresh one (format.md section 4).
+/// without one (and every non-owner holder of a duplicate) a fresh one (docs/format.md section 4).
 enum UIDAction {
     static let arguments = "[--assign] [FILE]"
     static let spec = ActionSpec(

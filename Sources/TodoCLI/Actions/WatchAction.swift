@@ -3,7 +3,7 @@ import TodoFileSystem
 import TodoTxt
 
 /// `todo watch [--poll SECONDS] [--list] [--reconcile] [-q] [FILE]`: keeps the file sorted while
-/// people edit it and sync clients replace it (files.md section 3).
+/// people edit it and sync clients replace it (docs/files.md section 3).
 ///
 /// The file is sorted once at start, then again after every settled change, with the same rules and
 /// the same safe replacement as `todo sort`. A sort that changes nothing writes nothing, so the

@@ -39,7 +39,7 @@ extension TodoShActions {
     static func textOrPrompt(_ arguments: [String], prompt: String, usage: String,
                              _ context: TodoShContext) throws(TodoShExit) -> [UInt8] {
         if let first = arguments.first, !first.isEmpty { return taskText(arguments) }
-        // Under `todo`, empty text is an error, not a prompt (cli.md): scripts never hang on stdin.
+        // Under `todo`, empty text is an error, not a prompt (docs/todo-command.md): scripts never hang on stdin.
         if context.settings.force || context.settings.personality == .todo { throw context.actionUsage(usage) }
         context.sayBytes(Array(prompt.utf8))
         var line: [UInt8] = []

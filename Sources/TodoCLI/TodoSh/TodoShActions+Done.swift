@@ -67,7 +67,7 @@ extension TodoShActions {
     }
 
     /// For a completed task with a valid `rec:`, appends its next instance (fresh uid, dates moved as
-    /// format.md section 6 says) and says so.
+    /// docs/format.md section 6 says) and says so.
     static func addNextRecurrence(of original: [UInt8], shown: String, _ context: TodoShContext) throws(TodoShExit) {
         let item = TodoItem(original[...])
         guard item.recurrence.value != nil else { return }

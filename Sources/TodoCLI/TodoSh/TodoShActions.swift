@@ -53,7 +53,7 @@ enum TodoShActions {
         return try builtin(&context, Array(arguments.dropFirst()))
     }
 
-    /// Runs one of `todo`'s additions (sort, watch, merge, …; cli.md) under the name `todo.sh`, on
+    /// Runs one of `todo`'s additions (sort, watch, merge, …; docs/todo-command.md) under the name `todo.sh`, on
     /// the files todo.sh's config chose. Additions never shadow a built-in or an add-on.
     static func runAddition(_ addition: ActionSpec, _ arguments: [String], _ context: TodoShContext) throws(TodoShExit) -> Int32 {
         var invocation = Invocation(programName: context.settings.programName, environment: context.environment,
@@ -80,7 +80,7 @@ enum TodoShActions {
 
     static func string(_ bytes: some Collection<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
 
-    /// Resolves a task address in `document` (todosh.md 3.2; cli.md uid addressing): digits are a
+    /// Resolves a task address in `document` (todosh.md 3.2; docs/todo-command.md uid addressing): digits are a
     /// line number (an empty line or one past the end is `P: No task N.`); otherwise a uid, `uid:V`
     /// or unique uid prefix; anything else gives the action's usage line. Returns the 0-based index and
     /// the number to echo.

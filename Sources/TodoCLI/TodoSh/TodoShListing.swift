@@ -352,7 +352,7 @@ enum TodoShListing {
     }
 
     /// Whether a task is hidden from `todo` listings today: `h:1`, or a `t:` threshold in the future
-    /// (format.md section 6). Lines without `h:` or `t:` are not parsed at all.
+    /// (docs/format.md section 6). Lines without `h:` or `t:` are not parsed at all.
     static func isHiddenTask(_ text: ArraySlice<UInt8>, today: TodoDate) -> Bool {
         var mayHaveTag = false
         var previous: UInt8 = 0x20

@@ -1,7 +1,7 @@
 /// Every default and switch the shared actions consult: one value per "personality".
 ///
 /// `todo.sh` fills it from options, environment and the config script (todosh.md 3.1); the `todo`
-/// name can fill the same value with its own defaults (cli.md: creation date and uid on add, `do`
+/// name can fill the same value with its own defaults (docs/todo-command.md: creation date and uid on add, `do`
 /// keeping `pri:` and not auto-archiving) and call the same action functions.
 struct TodoShSettings: Sendable {
     /// `basename(argv[0])`, used in usage lines (`todo.sh`).
@@ -71,16 +71,16 @@ struct TodoShSettings: Sendable {
 
     /// Which program this run is: todo.sh's exact behaviour, or the `todo` name's defaults.
     var personality = Personality.todoSh
-    /// Whether `do` keeps a removed priority as `pri:P` (cli.md); todo.sh drops it.
+    /// Whether `do` keeps a removed priority as `pri:P` (docs/todo-command.md); todo.sh drops it.
     var keepsPriorityOnDone = false
     /// `add` appends a fresh `uid:` (the `todo` name; `TODOTXT_UID_ON_ADD=0` turns it off).
     var uidOnAdd = false
-    /// `do` on a task with `rec:` adds its next instance (format.md section 6).
+    /// `do` on a task with `rec:` adds its next instance (docs/format.md section 6).
     var addsRecurrence = false
     /// Listings show tasks hidden by `h:1` or a future `t:` (`-a`/`--all` under `todo`).
     var showHidden = true
     /// Listings hide `h:1` and future-threshold tasks, highlight overdue `due:` and escape control
-    /// characters on a terminal (the `todo` name's listing rules, cli.md).
+    /// characters on a terminal (the `todo` name's listing rules, docs/todo-command.md).
     var modernListing = false
     /// Escape control characters in task text (output is a terminal).
     var escapeControls = false

@@ -13,7 +13,7 @@ struct ProcessResult {
 }
 
 /// Helpers for end-to-end tests: the built binaries, temp directories, spawning with posix_spawn
-/// (stdin/stdout/stderr through temp files: no pipes, no run loop; see toolchain.md section 8).
+/// (stdin/stdout/stderr through temp files: no pipes, no run loop; see docs/notes/toolchain.md).
 enum Spawn {
     /// The products directory of this build (`.build/<triple>/debug` or any other build path).
     static var productsDirectory: String {

@@ -118,7 +118,7 @@ func sleepFor(_ duration: Duration) {
     usleep(UInt32(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
 }
 
-/// Runs a program found on PATH, output discarded, and returns its exit status (toolchain.md §8).
+/// Runs a program found on PATH, output discarded, and returns its exit status (docs/notes/toolchain.md).
 @discardableResult
 func spawnWait(_ argv: [String]) -> Int32 {
     var actions = posix_spawn_file_actions_t()
@@ -144,7 +144,7 @@ func openDescriptorCount() -> Int {
     return names.count - 1
 }
 
-/// The ways editors, sync clients and tools save a file (toolchain.md §4 lists their inotify events).
+/// The ways editors, sync clients and tools save a file (docs/notes/toolchain.md lists their inotify events).
 enum SavePattern: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case inPlaceTruncateWrite
     case tempThenRename
