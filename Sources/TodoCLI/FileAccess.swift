@@ -178,6 +178,26 @@ enum FileAccess {
         }
     }
 
+    /// The bytes that append `lines` to a file holding `existing`: a last line without a terminator
+    /// first gets one; each line ends with the file's dominant terminator (CRLF when every line break
+    /// is CRLF; `terminatorOfNewFile` while the file has none); a line ending in CR gets CR LF, so
+    /// the CR stays its content; an LF inside a line becomes a space.
+    static func bytesAppending(_ lines: [ArraySlice<UInt8>], after existing: [UInt8],
+                               terminatorOfNewFile: LineTerminator = .lf) -> [UInt8] {
+        let facts = TodoShContext.lineFacts(existing)
+        let hasLineBreak = facts.lines > (facts.lastLineUnterminated ? 1 : 0)
+        let dominant: [UInt8] = facts.allCRLF ? [0x0D, 0x0A] : (hasLineBreak ? [0x0A] : terminatorOfNewFile.bytes)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(lines.reduce(0) { $0 + $1.count + dominant.count } + dominant.count)
+        if facts.lastLineUnterminated { bytes += existing.last == 0x0D ? [0x0D, 0x0A] : dominant }
+        for line in lines {
+            let cleaned = line.contains(0x0A) ? line.map { $0 == 0x0A ? 0x20 : $0 }[...] : line
+            bytes += cleaned
+            bytes += cleaned.last == 0x0D ? [0x0D, 0x0A] : dominant
+        }
+        return bytes
+    }
+
     /// Appends the lines `makeLines` returns for the file's current bytes (read under the writers'
     /// lock, a missing file counting as empty and then created) and fsyncs them before returning:
     /// an append, never a rewrite, so a concurrent appender or editor loses nothing.
@@ -192,15 +212,8 @@ enum FileAccess {
             try refuseNULBytes(existing, path: path)
             let lines = try makeLines(existing)
             let facts = TodoShContext.lineFacts(existing)
-            let dominant: [UInt8] = facts.allCRLF ? [0x0D, 0x0A] : [0x0A]
-            var bytes: [UInt8] = []
-            if facts.lastLineUnterminated { bytes += existing.last == 0x0D ? [0x0D, 0x0A] : dominant }
-            for line in lines {
-                let cleaned = line.map { $0 == 0x0A ? 0x20 : $0 }
-                bytes += cleaned
-                bytes += cleaned.last == 0x0D ? [0x0D, 0x0A] : dominant
-            }
             guard !lines.isEmpty else { return facts.lines + 1 }
+            let bytes = bytesAppending(lines.map { $0[...] }, after: existing)
             do throws(FileSystemError) {
                 _ = try FileSystem().appendDurably(path, bytes, options: AppendOptions(startOnNewLine: false, createIfMissing: true))
             } catch {

@@ -57,7 +57,10 @@ enum AddActions {
         for text in texts where !TodoItem(TodoItem.newTaskLine(text, creationDate: creationDate, uid: nil)).hasDescription {
             throw .usage("the task text is empty; usage: \(TaskActions.usage(action, invocation))")
         }
-        let done = try FileAccess.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) }
+        // The done file is read only when a uid must be checked against it (a fresh one, or one the
+        // text gives): `todo add` with uids off costs no read of a done file that only grows.
+        let checksUIDs = settings.uidOnAdd || texts.contains { TodoItem.identity(inFragment: $0) != nil }
+        let done = checksUIDs ? try FileAccess.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) } : nil
         var added: [[UInt8]] = []
         let first = try FileAccess.appendLines(path, lockTimeout: invocation.lockTimeout) { existing throws(CLIError) in
             try TodoFileEdit.refuseConflictMarkers(existing, path: path)

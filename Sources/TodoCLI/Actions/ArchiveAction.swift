@@ -63,7 +63,7 @@ enum ArchiveAction {
                 try TodoFileEdit.refuseConflictMarkers(current, path: donePath)
                 let newLines = notYetArchived(plan.lines, doneBytes: current)
                 guard !newLines.isEmpty else { return nil }
-                return appending(newLines, to: current, terminatorOfNewFile: plan.terminator)
+                return current + FileAccess.bytesAppending(newLines, after: current, terminatorOfNewFile: plan.terminator)
             }
         } catch {
             throw .failure("\(error.text); nothing archived: \(todoPath) and \(donePath) are as they were")
@@ -115,27 +115,6 @@ enum ArchiveAction {
                 lines.append(ArraySlice(Array(document.content(at: index))))
             }
         }
-    }
-
-    /// `bytes` with `lines` after them: each line ends with the file's dominant terminator
-    /// (`terminatorOfNewFile` while the file has no line ending yet), and a last line without one
-    /// first gets one.
-    static func appending(_ lines: [ArraySlice<UInt8>], to bytes: [UInt8], terminatorOfNewFile: LineTerminator) -> [UInt8] {
-        // The file's line ending, read off its last line break (no parse of a done file that only
-        // grows): CR LF if that break has a CR before it.
-        var terminator = terminatorOfNewFile.bytes
-        if let lineFeed = bytes.lastIndex(of: 0x0A) {
-            terminator = lineFeed > 0 && bytes[lineFeed - 1] == 0x0D ? [0x0D, 0x0A] : [0x0A]
-        }
-        var result = bytes
-        result.reserveCapacity(bytes.count + lines.reduce(0) { $0 + $1.count + terminator.count } + terminator.count)
-        // A last line ending in a bare CR keeps it as content: CR LF after it.
-        if let last = bytes.last, last != 0x0A { result += last == 0x0D ? [0x0D, 0x0A] : terminator }
-        for line in lines {
-            result += line
-            result += terminator
-        }
-        return result
     }
 
     /// `lines` without those already at the end of the done file: among its last `lines.count`

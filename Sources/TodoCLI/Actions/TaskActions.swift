@@ -146,44 +146,59 @@ enum TaskActions {
         case refused(CLIError)
     }
 
-    /// Sets (nil: removes) each target's priority, in order. A task that already has it, or has none
-    /// to remove, is a soft error (todo.sh's rule): reported, the others done, exit 1.
-    static func setPriorities(_ addresses: [String], _ priorities: [Priority?], _ invocation: Invocation) throws(CLIError) -> Int32 {
+    /// The frame every multi-task action shares: resolve the addresses in the file as it is, then one
+    /// write in which `decide` gives each target's outcome in order, given the target's position among
+    /// the addresses and its line now (the write may run again when
+    /// another writer changed the file, so outcomes start afresh each time), then the reports.
+    /// `finishing` runs once per write after the targets (a `rec:` task's next instance).
+    static func editEach(_ addresses: [String], _ invocation: Invocation,
+                         finishing: (inout TodoDocument, inout [Outcome]) -> Void = { _, _ in },
+                         _ decide: (inout TodoDocument, Int, TaskTarget, Int, TodoFileEdit) -> Outcome) throws(CLIError) -> Int32 {
         let file = TodoFileEdit(invocation)
         let targets = try file.targets(addresses, in: try file.snapshot(), invocation)
-        let prefix = TodoShContext.prefix(of: file.path)
         var outcomes: [Outcome] = []
         try file.write { document throws(CLIError) in
             outcomes = []
-            let indices = try locate(targets, in: document, file)
-            for ((target, index), priority) in zip(zip(targets, indices), priorities) {
-                let item = document.item(at: index)
-                let shown = index + 1
-                if item.isCompleted {
-                    outcomes.append(.refused(file.failure(.completedTask, target)))
-                    continue
-                }
-                if item.priority == priority {
-                    let message = priority.map { "\(shown) already prioritized (\($0))" } ?? "\(shown) is not prioritized"
-                    outcomes.append(.unchanged(message: "\(file.path): \(message)"))
-                    continue
-                }
-                do throws(TaskEditError) {
-                    let edited = try item.prioritized(priority)
-                    document.replaceContent(at: index, with: edited)
-                    let report: String
-                    switch (item.priority, priority) {
-                    case (let old?, let new?): report = "\(prefix): \(shown) re-prioritized from (\(old)) to (\(new))."
-                    case (nil, let new?): report = "\(prefix): \(shown) prioritized (\(new))."
-                    default: report = "\(prefix): \(shown) deprioritized."
-                    }
-                    outcomes.append(.changed(number: shown, line: edited, report: report))
-                } catch {
-                    outcomes.append(.refused(file.failure(error, target)))
-                }
+            for (position, index) in try locate(targets, in: document, file).enumerated() {
+                outcomes.append(decide(&document, position, targets[position], index, file))
             }
+            finishing(&document, &outcomes)
         }
         return finish(outcomes, invocation)
+    }
+
+    /// Sets (nil: removes) each target's priority, in order. A task that already has it, or has none
+    /// to remove, is a soft error (todo.sh's rule): reported, the others done, exit 1.
+    static func setPriorities(_ addresses: [String], _ priorities: [Priority?], _ invocation: Invocation) throws(CLIError) -> Int32 {
+        try editEach(addresses, invocation) { document, position, target, index, file in
+            setPriority(priorities[position], of: target, at: index, in: &document, file)
+        }
+    }
+
+    /// One target of `pri`/`depri`.
+    static func setPriority(_ priority: Priority?, of target: TaskTarget, at index: Int, in document: inout TodoDocument,
+                            _ file: TodoFileEdit) -> Outcome {
+        let item = document.item(at: index)
+        let shown = index + 1
+        if item.isCompleted { return .refused(file.failure(.completedTask, target)) }
+        if item.priority == priority {
+            let message = priority.map { "\(shown) already prioritized (\($0))" } ?? "\(shown) is not prioritized"
+            return .unchanged(message: "\(file.path): \(message)")
+        }
+        do throws(TaskEditError) {
+            let edited = try item.prioritized(priority)
+            document.replaceContent(at: index, with: edited)
+            let prefix = TodoShContext.prefix(of: file.path)
+            let report: String
+            switch (item.priority, priority) {
+            case (let old?, let new?): report = "\(prefix): \(shown) re-prioritized from (\(old)) to (\(new))."
+            case (nil, let new?): report = "\(prefix): \(shown) prioritized (\(new))."
+            default: report = "\(prefix): \(shown) deprioritized."
+            }
+            return .changed(number: shown, line: edited, report: report)
+        } catch {
+            return .refused(file.failure(error, target))
+        }
     }
 
     /// Prints the reports in order and the soft errors on stderr; exit 1 when any target was not
@@ -211,27 +226,13 @@ enum TaskActions {
     static func markDone(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
         let addresses = try addresses(arguments, "do", &invocation)
         let settings = TodoNameActions.settings(for: invocation)
-        let file = TodoFileEdit(invocation)
-        let targets = try file.targets(addresses, in: try file.snapshot(), invocation)
         let today = invocation.clock.today
         let done = settings.addsRecurrence ? try FileAccess.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) } : nil
-        let prefix = TodoShContext.prefix(of: file.path)
-        var outcomes: [Outcome] = []
-        try file.write { document throws(CLIError) in
-            outcomes = []
-            var recurring: [(shown: Int, line: [UInt8])] = []
-            for index in try locate(targets, in: document, file) {
-                let shown = index + 1
-                let item = document.item(at: index)
-                guard let edited = item.completed(on: today) else {
-                    outcomes.append(.unchanged(message: "\(file.path): \(shown) is already marked done"))
-                    continue
-                }
-                document.replaceContent(at: index, with: edited)
-                outcomes.append(.changed(number: shown, line: edited, report: "\(prefix): \(shown) marked as done."))
-                if settings.addsRecurrence { recurring.append((shown, Array(item.content))) }
-            }
+        // The `rec:` tasks completed in this write, whose next instances `finishing` appends.
+        var recurring: [(shown: Int, line: [UInt8])] = []
+        let status = try editEach(addresses, invocation, finishing: { document, outcomes in
             var generator = UIDRandomness(environment: invocation.environment)
+            let prefix = TodoShContext.prefix(of: invocation.todoFilePath())
             for (shown, original) in recurring {
                 let uid = UID.generate(using: &generator, unusedIn: document, and: done ?? TodoDocument(bytes: []))
                 guard let next = TodoItem(original).nextRecurrence(completedOn: today, uid: uid) else { continue }
@@ -239,8 +240,17 @@ enum TaskActions {
                 outcomes.append(.changed(number: number, line: next,
                                          report: "\(prefix): \(shown) recurs: next instance added as \(number)."))
             }
+            recurring = []
+        }) { document, _, _, index, file in
+            let shown = index + 1
+            let item = document.item(at: index)
+            guard let edited = item.completed(on: today) else {
+                return .unchanged(message: "\(file.path): \(shown) is already marked done")
+            }
+            document.replaceContent(at: index, with: edited)
+            if settings.addsRecurrence { recurring.append((shown, Array(item.content))) }
+            return .changed(number: shown, line: edited, report: "\(TodoShContext.prefix(of: file.path)): \(shown) marked as done.")
         }
-        let status = finish(outcomes, invocation)
         if settings.autoArchive {
             _ = try ArchiveAction.spec.run(&invocation, [])
         }
@@ -250,22 +260,14 @@ enum TaskActions {
     /// `undo NR…` (alias `undone`): reopens completed tasks, restoring the priority kept in `pri:`.
     static func undo(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
         let addresses = try addresses(arguments, "undo", &invocation)
-        let file = TodoFileEdit(invocation)
-        let targets = try file.targets(addresses, in: try file.snapshot(), invocation)
-        let prefix = TodoShContext.prefix(of: file.path)
-        var outcomes: [Outcome] = []
-        try file.write { document throws(CLIError) in
-            outcomes = []
-            for index in try locate(targets, in: document, file) {
-                guard let reopened = document.item(at: index).uncompleted() else {
-                    outcomes.append(.unchanged(message: "\(file.path): \(index + 1) is not done"))
-                    continue
-                }
-                document.replaceContent(at: index, with: reopened)
-                outcomes.append(.changed(number: index + 1, line: reopened, report: "\(prefix): \(index + 1) marked as not done."))
+        return try editEach(addresses, invocation) { document, _, _, index, file in
+            guard let reopened = document.item(at: index).uncompleted() else {
+                return .unchanged(message: "\(file.path): \(index + 1) is not done")
             }
+            document.replaceContent(at: index, with: reopened)
+            return .changed(number: index + 1, line: reopened,
+                            report: "\(TodoShContext.prefix(of: file.path)): \(index + 1) marked as not done.")
         }
-        return finish(outcomes, invocation)
     }
 
     /// `del NR [TERM]`: deletes the task (its line left blank so other line numbers stay, unless
