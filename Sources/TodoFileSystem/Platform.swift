@@ -286,8 +286,11 @@ extension Syscalls {
         },
         othersWriting: { fd in
             let answer = ctodo_others_writing(fd.rawValue)
-            if answer >= 0 { return .success(answer == 1) }
             let leaseError = Errno.current
+            // A lease is refused for this process's own write descriptors too: one inherited from the
+            // program that started it (`exec 3>>todo.txt; exec todo sort`) would make every command
+            // wait for itself. Only `/proc` tells this process apart from the others.
+            if answer == 0 || (answer == 1 && !ProcessWriters.selfWriting(fd.rawValue)) { return .success(answer == 1) }
             return ProcessWriters.othersWriting(fd.rawValue).map { Result.success($0) } ?? .failure(leaseError)
         })
 }
@@ -311,6 +314,17 @@ enum ProcessWriters {
         return false
         #else
         return nil
+        #endif
+    }
+
+    /// Whether this process itself has the file of `fd` open for writing (on another descriptor).
+    static func selfWriting(_ fd: Int32) -> Bool {
+        #if os(Linux)
+        var target = stat()
+        guard fstat(fd, &target) == 0 else { return false }
+        return holdsForWriting(pid: getpid(), device: target.st_dev, inode: target.st_ino)
+        #else
+        return false
         #endif
     }
 

@@ -40,6 +40,19 @@ enum ByteScanning {
         }
     }
 
+    /// Whether a word starts at `index` of `line`, looking backwards: at the end of the line's `lead`
+    /// (its leading byte order marks, which `TodoItem.parseHeader` reads past), or right after a
+    /// whitespace sequence. This agrees with a forward word split because no whitespace sequence can
+    /// start inside another: their later bytes are UTF-8 continuation bytes, which never start one.
+    @inline(__always)
+    static func startsWord(_ line: UnsafeBufferPointer<UInt8>, at index: Int, lead: Int) -> Bool {
+        if index == lead { return true }
+        if index == 0 { return false }
+        if whitespaceLength(line, at: index - 1) == 1 { return true }
+        if index >= 2 && whitespaceLength(line, at: index - 2) == 2 { return true }
+        return index >= 3 && whitespaceLength(line, at: index - 3) == 3
+    }
+
     /// Whether every byte of `bytes` is Unicode whitespace (true for an empty buffer).
     static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0

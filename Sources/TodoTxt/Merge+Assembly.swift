@@ -283,25 +283,24 @@ struct MergeSide {
     /// first `uuid:` tag's), without parsing any other field.
     ///
     /// Instead of splitting every word, it jumps from colon to colon (eight bytes at a time) and looks
-    /// only at words that start with `uid:` or `uuid:`. That a word starts there is decided looking
-    /// backwards: at the start of the line, or right after a whitespace sequence. This agrees with the
-    /// forward word split because no whitespace sequence can start inside another (their later bytes are
-    /// UTF-8 continuation bytes, which never start one). Header tokens (`x`, `(A)`, dates) hold no
-    /// colon, so the line's header needs no parsing either.
+    /// only at words that start with `uid:` or `uuid:`; that a word starts there is decided looking
+    /// backwards (`ByteScanning.startsWord`). Header tokens (`x`, `(A)`, dates) hold no colon, so the
+    /// line's header needs no parsing either.
     static func uid(of line: UnsafeBufferPointer<UInt8>) -> String? {
         var uuid: String?
         let end = line.count
+        let lead = TodoItem.leadingMarkLength(line)
         var colon = 0
         while let found = nextColon(in: line, from: colon) {
             colon = found + 1
             let start: Int
             let isUID: Bool
             if found >= 3 && line[found - 3] == 0x75 && line[found - 2] == 0x69 && line[found - 1] == 0x64
-                && startsWord(line, at: found - 3) {
+                && ByteScanning.startsWord(line, at: found - 3, lead: lead) {
                 start = found - 3
                 isUID = true
             } else if uuid == nil && found >= 4 && line[found - 4] == 0x75 && line[found - 3] == 0x75
-                        && line[found - 2] == 0x69 && line[found - 1] == 0x64 && startsWord(line, at: found - 4) {
+                        && line[found - 2] == 0x69 && line[found - 1] == 0x64 && ByteScanning.startsWord(line, at: found - 4, lead: lead) {
                 start = found - 4
                 isUID = false
             } else {
@@ -315,15 +314,6 @@ struct MergeSide {
             uuid = value
         }
         return uuid
-    }
-
-    /// Whether a word starts at `index`: the line's start, or right after a whitespace sequence.
-    @inline(__always)
-    static func startsWord(_ line: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
-        if index == 0 { return true }
-        if ByteScanning.whitespaceLength(line, at: index - 1) == 1 { return true }
-        if index >= 2 && ByteScanning.whitespaceLength(line, at: index - 2) == 2 { return true }
-        return index >= 3 && ByteScanning.whitespaceLength(line, at: index - 3) == 3
     }
 
     /// The index of the next `:` at or after `from`.

@@ -205,7 +205,8 @@ extension TodoDocument {
 
 extension TodoDocument {
     /// Whether `uid:VALUE` occurs in any line as the end of a word (followed by whitespace or the
-    /// line's end). `uuid:VALUE` matches too, as it ends in `uid:VALUE`.
+    /// line's end) and the start of one (`ByteScanning.startsWord`: the same word starts `TodoItem`
+    /// sees). `uuid:VALUE` matches too, as it ends in `uid:VALUE`.
     ///
     /// Complexity: O(n) bytes, no allocation per line.
     public func mentionsUID(_ value: String) -> Bool {
@@ -214,6 +215,7 @@ extension TodoDocument {
         var found = false
         withLineBuffers { _, line in
             guard !found, line.count >= needle.count else { return }
+            let lead = TodoItem.leadingMarkLength(line)
             var index = 0
             let last = line.count - needle.count
             while index <= last {
@@ -225,7 +227,7 @@ extension TodoDocument {
                     }
                     let end = index + needle.count
                     if matched && (end == line.count || ByteScanning.whitespaceLength(line, at: end) > 0)
-                        && (index == 0 || ByteScanning.whitespaceLength(line, at: index - 1) > 0 || line[index - 1] == 0x75) {
+                        && (ByteScanning.startsWord(line, at: index, lead: lead) || (index > 0 && line[index - 1] == 0x75)) {
                         found = true
                         return
                     }

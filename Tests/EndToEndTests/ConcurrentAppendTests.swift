@@ -83,6 +83,22 @@ final class ConcurrentAppendTests: XCTestCase {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0 != "todo.txt" }
         XCTAssertEqual(leftovers, [], "no temporary file may be left")
     }
+
+    /// A write descriptor `todo` inherited from whoever started it (here a shell that opened the file
+    /// for appending and then became `todo`) is its own, not another writer's: the sort must not wait
+    /// for itself until the timeout and refuse. (The appender above, opening without close-on-exec,
+    /// leaked such descriptors into a spawned sort now and then.)
+    func testAnInheritedWriteDescriptorDoesNotMakeTodoWaitForItself() {
+        let directory = Spawn.makeTemporaryDirectory("inherited-writer")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/todo.txt"
+        Files.write(path, "x 2026-01-02 done first\nopen task\n")
+        let script = "exec 3>>\"$1\"; exec \"$2\" sort \"$1\""
+        let result = Spawn.run(["/bin/sh", "-c", script, "sh", path, Spawn.todo],
+                               extraEnvironment: ["TODO_LOCK_TIMEOUT": "2"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(Files.text(path), "open task\nx 2026-01-02 done first\n")
+    }
 }
 
 /// The concurrent appender: one line every 0.2–2 ms, open and done lines mixed, until stopped.

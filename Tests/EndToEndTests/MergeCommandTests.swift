@@ -119,6 +119,21 @@ final class MergeCommandTests: XCTestCase {
         XCTAssertEqual(run.ours, bytes("(A) a uid:a1\n") + odd + bytes("\nb uid:b1\n"), "the odd line is kept byte for byte")
     }
 
+    func testTaskOnALineStartingWithAByteOrderMarkIsStillTheSameTask() {
+        // THEIRS was rebuilt with `cat` from a file that had a byte order mark: the mark now starts a
+        // line inside the file, right before the uid. The task behind it keeps its uid, so it is one
+        // task (merged), not our edit plus their copy.
+        let base = bytes("uid:a1 call mom\nb uid:b1\n")
+        let ours = bytes("uid:a1 call mom +family\nb uid:b1\n")
+        let theirs = bytes("b uid:b1\n\u{FEFF}uid:a1 call mom\n")
+        let run = merge(base: base, ours: ours, theirs: theirs)
+        XCTAssertEqual(run.result.status, 0, run.result.err)
+        let lines = String(decoding: run.ours, as: UTF8.self).split(separator: "\n")
+        XCTAssertEqual(lines.filter { $0.contains("uid:a1") }.count, 1, "uid:a1 on one line: \(lines)")
+        XCTAssertTrue(lines.contains { $0.hasSuffix("uid:a1 call mom +family") }, "our edit is kept: \(lines)")
+        XCTAssertTrue(lines.contains("b uid:b1"))
+    }
+
     func testBinarySideIsRefusedAndOursLeftAsItWas() {
         let text = bytes("call mom uid:a1\n")
         let binary: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D] + bytes("call mom\n")

@@ -14,6 +14,8 @@ final class MergeIndexTests: XCTestCase {
             "abcdefg uid:12345678 more", "long line with many words and a colon: here uid:late", "uid:a:b:c", "uid:: colon", "uid://url", "+uid:project @uid:context",
             "uidx:no ui:no uid", "uid:12:30", "a\u{00A0}uid:nbsp", "a\u{2003}uid:emspace\u{3000}x", "\tuid:tab",
             "uid:\u{FFFD}bad", "", "   ", "x ", "uid:dup uid:other", "UID:upper", "uuid:only", "uuid:", "uid:x:y",
+            // A line that starts with byte order marks is read after them, wherever it sits.
+            "\u{FEFF}uid:bom", "\u{FEFF}\u{FEFF}uid:two", "\u{FEFF} uid:spaced", "a\u{FEFF}uid:inside",
         ]
         for line in lines {
             XCTAssertEqual(scanned(Array(line.utf8)), TodoItem(line).uid, "line '\(line)'")
@@ -34,7 +36,7 @@ final class MergeIndexTests: XCTestCase {
         }
         let pieces: [[UInt8]] = ["uid:", "uuid:", "u", "id", ":", " ", "\t", "x ", "(A) ", "2026-01-02 ", "+p", "@c",
                                  "12:30", "//", "k3", "\u{00A0}", "\u{0085}", "\u{1680}", "\u{2028}", "\u{202F}",
-                                 "\u{205F}", "\u{3000}", "\u{2000}", "\u{200A}", "\u{200B}", "uid:abcdefgh", "x:"]
+                                 "\u{205F}", "\u{3000}", "\u{2000}", "\u{200A}", "\u{200B}", "uid:abcdefgh", "x:", "\u{FEFF}"]
             .map { Array($0.utf8) } + [[0xC2], [0xE2, 0x80], [0xE2], [0xE3, 0x80], [0xFF], [0x0D], [0x80], [0xA0]]
         for _ in 0..<60_000 {
             var line: [UInt8] = []

@@ -223,6 +223,19 @@ import TodoTestSupport
         #expect(!document.mentionsUID("qqqqqq"))
     }
 
+    /// Generation must never under-reject: every uid `TodoItem` reads counts as mentioned, also on a
+    /// line that starts with a byte order mark or after whitespace other than a space.
+    @Test func findsEveryUIDTheParserReads() {
+        let document = TodoDocument("first\n\u{FEFF}uid:bom111\ncall\u{3000}uid:ideo22\nx\u{00A0}uuid:nbsp33\n")
+        for index in 0..<document.lineCount {
+            guard let uid = document.item(at: index).uid else { continue }
+            #expect(document.mentionsUID(uid), "line \(index + 1)")
+        }
+        #expect(document.mentionsUID("bom111"))
+        #expect(document.mentionsUID("ideo22"))
+        #expect(document.mentionsUID("nbsp33"))
+    }
+
     @Test func generationAvoidsUIDsInBothFiles() {
         let taken = TodoDocument("x uid:a00000\n")
         var generator = ReplayGenerator(uidDraws("a00000") + uidDraws("b11111"))
