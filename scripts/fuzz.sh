@@ -83,6 +83,8 @@ for name in "${targets[@]}"; do
         find "Fixtures/fuzz/$name" -type f -exec cp -n {} "$corpus"/ \; 2>/dev/null || true
     fi
     echo "fuzz.sh: $name ($mode) for ${seconds}s on $corpus/ ($(ls "$corpus" | wc -l) inputs)"
+    # Findings of earlier runs stay in the folder; only this run's count in the summary.
+    before="$(ls "$findings" | wc -l)"
     set +e
     TODO_FUZZ_TARGET="$name" SWIFT_BACKTRACE=enable=no "$binary" -max_total_time="$seconds" \
         -print_final_stats=1 -max_len="$(max_len "$name")" -dict=Fixtures/fuzz/todo.dict \
@@ -92,8 +94,8 @@ for name in "${targets[@]}"; do
     grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|ERROR|invariant broken|Fatal error|Test unit written|SUMMARY' "$log" || true
     executions="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)"
     per_second="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)"
-    found="$(ls "$findings" | wc -l)"
-    summary+=("$(printf '%-6s %-4s executions %10s  exec/s %7s  findings %3s (%s/)  exit %s' \
+    found="$(( $(ls "$findings" | wc -l) - before ))"
+    summary+=("$(printf '%-6s %-4s executions %10s  exec/s %7s  new findings %3s (%s/)  exit %s' \
         "$name" "$mode" "${executions:-?}" "${per_second:-?}" "$found" "$findings" "$status")")
     [[ "$status" -eq 0 ]] || overall="$status"
 done
