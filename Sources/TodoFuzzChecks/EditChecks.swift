@@ -85,13 +85,21 @@ func checkEdits(_ document: TodoDocument, at index: Int, seed: UInt8, _ log: ino
     let item = document.item(at: index)
     if let identity = item.uid {
         let results: [(String, [UInt8]?)] = [
-            ("append", try? item.appendingDescription(text)),
+            ("append", try? item.appendingDescription(text, joinDirectlyBefore: Array(",.:;".utf8))),
             ("prepend", try? item.prependingDescription(text)),
             ("replace", try? item.replacingDescription(with: text)),
         ]
         for case let (name, result?) in results {
             log.expect(TodoItem(result).uid == identity, "\(name) at \(index) changed the task's identity")
         }
+    }
+
+    // Appended text never changes a word that was there: every tag, project and context stays.
+    if let appended = try? item.appendingDescription(text, joinDirectlyBefore: Array(",.:;".utf8)) {
+        let after = TodoItem(appended)
+        let words = { (item: TodoItem) in item.tags.map { $0.key + ":" + $0.value } + item.projects + item.contexts }
+        let kept = words(after)
+        log.expect(words(item).allSatisfy(kept.contains), "append at \(index) changed a tag, project or context")
     }
 
     // Complete then uncomplete restores a task that had no `pri:` tag of its own.

@@ -83,15 +83,45 @@ extension TodoItem {
             cut = word.lowerBound
             while cut > bodyOffset, isSpace(cut - 1) { cut -= 1 }
         }
-        guard cut < end else { return appending(fragment, joinDirectlyBefore: delimiters) }
+        guard cut < end else {
+            let joins = mayJoin(fragment, toWordEndingAt: content.count, delimiters: delimiters)
+            return appending(fragment, joinDirectlyBefore: joins ? delimiters : [])
+        }
+        let joins = mayJoin(fragment, toWordEndingAt: cut, delimiters: delimiters)
         var out = Array(content[start..<(start + cut)])
         // The header ends with its own space; a description word needs one unless the text starts
-        // with a sentence delimiter.
-        if cut > bodyOffset, let first = fragment.first, !delimiters.contains(first) { out.append(0x20) }
+        // with a sentence delimiter that may join the word before.
+        if cut > bodyOffset, !joins { out.append(0x20) }
         out += fragment
         if !isSpace(cut) { out.append(0x20) }
         out += content[(start + cut)...]
         return out
+    }
+
+    /// Whether `fragment` may be glued to what ends at `offset` (`milk` + `, 2 litres`): only when
+    /// it starts with one of `delimiters` and the word it would touch, before and after gluing, is a
+    /// plain word. So gluing never changes a tag's value (`due:2026-01-05,` is no date, `uid:k3f9qz,`
+    /// another identity) nor makes a tag, project or context of a word that was none (`uid:` +
+    /// `,`). Where it may not, the text is written as a word of its own.
+    func mayJoin(_ fragment: [UInt8], toWordEndingAt offset: Int, delimiters: [UInt8]) -> Bool {
+        guard let first = fragment.first, delimiters.contains(first) else { return false }
+        let start = content.startIndex
+        var wordStart = offset
+        while wordStart > bodyOffset, content[start + wordStart - 1] != 0x20, content[start + wordStart - 1] != 0x09 {
+            wordStart -= 1
+        }
+        // Nothing to glue to: a space (or the header's end) comes first.
+        guard wordStart < offset else { return true }
+        let word = Array(content[(start + wordStart)..<(start + offset)])
+        let gluedPart = fragment.prefix { $0 != 0x20 && $0 != 0x09 }
+        return TodoItem.isPlainWord(word) && TodoItem.isPlainWord(word + gluedPart)
+    }
+
+    /// Whether `word`, read in a task's body, is neither a tag nor a project nor a context.
+    static func isPlainWord(_ word: [UInt8]) -> Bool {
+        // A word in front makes the parser read `word` as body, never as a header.
+        let item = TodoItem([0x2D, 0x20] + word)
+        return item.projects.isEmpty && item.contexts.isEmpty && item.tags.isEmpty
     }
 
     /// Whether the task has a description: body text besides its identity tag. A line holding only

@@ -50,13 +50,28 @@ struct TaskEditTests {
         ("buy milk", ", 2 litres", "buy milk, 2 litres"),
         ("buy milk uid:k3f9qz due:2026-01-01", "soon", "buy milk uid:k3f9qz due:2026-01-01 soon"),
         ("buy milk  uid:k3f9qz", "now", "buy milk now  uid:k3f9qz"),
+        // Glued to a tag, project or context, a delimiter would change that word; glued to `uid:`
+        // it would make a second identity that reads first.
+        ("note uid: uid:u2x0", ", 2 litres", "note uid: , 2 litres uid:u2x0"),
+        ("buy milk @shop uid:k3f9qz", ", 2 litres", "buy milk @shop , 2 litres uid:k3f9qz"),
+        ("pay due:2026-01-05", ", soon", "pay due:2026-01-05 , soon"),
+        ("file +admin", ".", "file +admin ."),
+        ("note key:", ",v", "note key: ,v"),
+        ("buy milk ", ", 2 litres", "buy milk , 2 litres"),
+        ("buy milk", ",2 litres", "buy milk,2 litres"),
     ])
     func appendKeepsTheUIDLast(line: String, text: String, expected: String) {
         let result = edit(line) { (item) throws(TaskEditError) in
             try item.appendingDescription(b(text), joinDirectlyBefore: b(",.:;"))
         }
         #expect(result == .success(expected))
-        if case .success(let edited) = result { #expect(TodoItem(edited).uid == TodoItem(line).uid) }
+        if case .success(let edited) = result {
+            let (before, after) = (TodoItem(line), TodoItem(edited))
+            #expect(after.uid == before.uid)
+            let words = { (item: TodoItem) in item.tags.map { $0.key + ":" + $0.value } }
+            #expect(words(before).allSatisfy(words(after).contains) && before.projects.allSatisfy(after.projects.contains)
+                    && before.contexts.allSatisfy(after.contexts.contains), "a word of the task changed its meaning")
+        }
     }
 
     @Test func appendAndPrependRefuseBlankTextAndASecondIdentity() {
