@@ -22,7 +22,7 @@ let package = Package(
         .executableTarget(name: "TodoBench", dependencies: ["TodoTxt", "TodoFileSystem"]),
         .executableTarget(name: "TodoFuzz", dependencies: ["TodoFuzzChecks"]),
         // The fuzz targets' invariant checks, shared by the fuzz binary and the corpus replay test.
-        .target(name: "TodoFuzzChecks", dependencies: ["TodoTxt"]),
+        .target(name: "TodoFuzzChecks", dependencies: ["TodoTxt", "TodoCLI"]),
         // What several test targets share: the seeded generator, the printed property seed, and the
         // merge-field oracle written from sync.md.
         .target(name: "TodoTestSupport", dependencies: ["TodoTxt"], path: "Tests/TodoTestSupport"),

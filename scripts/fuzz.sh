@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh TARGET SECONDS [fast|asan] [extra libFuzzer flags...]
 #   scripts/fuzz.sh all SECONDS [fast|asan]
 #
-# TARGET is parse, edits, sort or merge (Sources/TodoFuzzChecks/FuzzTarget.swift); the binary reads
+# TARGET is parse, edits, sort, merge or filter (Sources/TodoFuzzChecks/FuzzTarget.swift); the binary reads
 # it from TODO_FUZZ_TARGET. Mode (default asan):
 #   asan  address sanitizer + SanitizerCoverage + the no-main libFuzzer runtime; --build-path .build-fuzz
 #   fast  no sanitizer: swiftc's -sanitize=fuzzer (coverage instrumentation and the libFuzzer runtime,
@@ -13,14 +13,15 @@
 # Both build with -DFUZZING in their own build path, so the normal build is never disturbed.
 #
 # Per target: the working corpus is fuzz-corpus/TARGET/ (git-ignored), seeded from Fixtures/fuzz/TARGET/;
-# the dictionary is Fixtures/fuzz/todo.dict; -max_len matches the target's input cap; crashes and
-# broken invariants are written to fuzz-findings/TARGET/. Prints executions, executions per second
-# and findings per target; exits 0 only when every run was clean.
+# the dictionary is Fixtures/fuzz/todo.dict; -max_len matches the target's input cap; crashes,
+# broken invariants and inputs taking over 20 s (-timeout) are written to fuzz-findings/TARGET/.
+# Prints executions, executions per second and findings per target; exits 0 only when every run
+# was clean. For `filter`, real grep then checks the whole corpus (`TodoFuzz grep-check`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets_all=(parse edits sort merge)
-usage() { echo "usage: scripts/fuzz.sh (parse|edits|sort|merge|all) SECONDS [fast|asan] [libFuzzer flags...]" >&2; exit 2; }
+targets_all=(parse edits sort merge filter)
+usage() { echo "usage: scripts/fuzz.sh (parse|edits|sort|merge|filter|all) SECONDS [fast|asan] [libFuzzer flags...]" >&2; exit 2; }
 
 target="${1:-}"
 seconds="${2:-}"
@@ -38,7 +39,7 @@ fi
 
 # Keep in step with FuzzTarget.limits: libFuzzer need not grow inputs past what the checks look at.
 max_len() {
-    case "$1" in parse|sort) echo 4096 ;; merge) echo 2048 ;; edits) echo 1024 ;; esac
+    case "$1" in parse|sort) echo 4096 ;; merge) echo 2048 ;; edits) echo 1024 ;; filter) echo 512 ;; esac
 }
 
 toolchain="$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")"
@@ -87,7 +88,7 @@ for name in "${targets[@]}"; do
     before="$(ls "$findings" | wc -l)"
     set +e
     TODO_FUZZ_TARGET="$name" SWIFT_BACKTRACE=enable=no "$binary" -max_total_time="$seconds" \
-        -print_final_stats=1 -max_len="$(max_len "$name")" -dict=Fixtures/fuzz/todo.dict \
+        -print_final_stats=1 -max_len="$(max_len "$name")" -dict=Fixtures/fuzz/todo.dict -timeout=20 \
         -artifact_prefix="$findings/" "$@" "$corpus" > "$log" 2>&1
     status=$?
     set -e
@@ -98,6 +99,17 @@ for name in "${targets[@]}"; do
     summary+=("$(printf '%-6s %-4s executions %10s  exec/s %7s  new findings %3s (%s/)  exit %s' \
         "$name" "$mode" "${executions:-?}" "${per_second:-?}" "$found" "$findings" "$status")")
     [[ "$status" -eq 0 ]] || overall="$status"
+    if [[ "$name" == filter ]]; then
+        # The outside reference: real grep over the whole corpus, this run's inputs included.
+        set +e
+        "$binary" grep-check "$corpus" > "$build_path/last-grep-check.log" 2>&1
+        grep_status=$?
+        set -e
+        sed -n 's/^grep-check: \(.*\): \(engine selects\|syntaxError says\).*/\1/p' "$build_path/last-grep-check.log" |
+            while read -r input; do cp "$input" "$findings/grep-$(basename "$input")"; done
+        summary+=("$(printf '%-6s grep   %s' "$name" "$(tail -n 1 "$build_path/last-grep-check.log")")")
+        [[ "$grep_status" -eq 0 ]] || overall="$grep_status"
+    fi
 done
 
 echo "fuzz.sh: summary (${seconds}s per target; full logs $build_path/last-run-TARGET.log)"

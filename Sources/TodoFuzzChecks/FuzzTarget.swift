@@ -18,6 +18,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case sort
     /// Three-way merge of three slices of the input, and the two-way reconcile of two of them.
     case merge
+    /// A listing's search term (the first line) on task lines (the rest): the basic-regex engine
+    /// against the C library's, and the term filters of both names against the engine.
+    case filter
 
     /// The environment variable the fuzz binary reads once, at start, to choose its target.
     public static let environmentVariable = "TODO_FUZZ_TARGET"
@@ -33,6 +36,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .edits: return InputLimits(maxBytes: 1024, maxLines: 12)
         case .sort: return InputLimits(maxBytes: 4096, maxLines: 128)
         case .merge: return InputLimits(maxBytes: 2048, maxLines: 96)
+        case .filter: return InputLimits(maxBytes: 512, maxLines: 16)
         }
     }
 
@@ -49,6 +53,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .edits: checkEdits(bytes, &log)
         case .sort: checkSort(bytes, &log)
         case .merge: checkMerge(bytes, &log)
+        case .filter: checkFilter(bytes, &log)
         }
         return log.failures
     }

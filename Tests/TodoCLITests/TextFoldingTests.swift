@@ -9,13 +9,13 @@ import Testing
     }
 
     @Test func plainTermsIgnoreCaseAndDiacriticsRegexTermsStayRegex() {
-        let filter = TodoShListing.TermFilter(["cafe", "-decaf"], plainText: true)
+        let filter = TermFilter(["cafe", "-decaf"], plainText: true)
         #expect(filter.accepts(Array("1 Meet at Café +social".utf8)))
         #expect(!filter.accepts(Array("2 Meet at Café, decaf only".utf8)))
         #expect(!filter.accepts(Array("3 Meet at the bar".utf8)))
-        let regex = TodoShListing.TermFilter(["ca.e"], plainText: true)
+        let regex = TermFilter(["ca.e"], plainText: true)
         #expect(regex.accepts(Array("1 cake".utf8)), "a term with a metacharacter stays a regex")
-        let todoSh = TodoShListing.TermFilter(["cafe"], plainText: false)
+        let todoSh = TermFilter(["cafe"], plainText: false)
         #expect(!todoSh.accepts(Array("1 Café".utf8)), "todo.sh's terms do not fold diacritics")
     }
 }

@@ -32,6 +32,7 @@ final class CorpusReplayTests: XCTestCase {
     func testEditsCorpus() throws { try replay(.edits) }
     func testSortCorpus() throws { try replay(.sort) }
     func testMergeCorpus() throws { try replay(.merge) }
+    func testFilterCorpus() throws { try replay(.filter) }
 
     /// Every target has a corpus directory and nothing else sits beside them but the pending
     /// findings and the dictionary.
@@ -70,7 +71,7 @@ final class FuzzInputTests: XCTestCase {
     }
 
     func testTargetNamesAreTheEnvironmentValues() {
-        XCTAssertEqual(FuzzTarget.allCases.map(\.rawValue), ["parse", "edits", "sort", "merge"])
+        XCTAssertEqual(FuzzTarget.allCases.map(\.rawValue), ["parse", "edits", "sort", "merge", "filter"])
         XCTAssertEqual(FuzzTarget.environmentVariable, "TODO_FUZZ_TARGET")
     }
 }

@@ -251,67 +251,6 @@ enum TodoShListing {
 
     // MARK: The pipeline
 
-    /// TERMs: each a case-insensitive BRE that must match `<padded number> <text>`; `-TERM` must not.
-    /// With `plainText` (the `todo` name), a term without regex metacharacters is matched as plain
-    /// text ignoring case and diacritics instead (`cafe` finds `Café`).
-    struct TermFilter {
-        var terms: [(regex: BasicRegex, exclude: Bool)] = []
-        var plainTerms: [(needle: [UInt8], exclude: Bool)] = []
-
-        init(_ arguments: [String], plainText: Bool = false) {
-            for argument in arguments {
-                let exclude = argument.hasPrefix("-")
-                let term = exclude ? String(argument.dropFirst()) : argument
-                if plainText, !term.isEmpty, !term.utf8.contains(where: { Self.metacharacters.contains($0) }) {
-                    plainTerms.append((TextFolding.folded(Array(term.utf8)), exclude))
-                } else {
-                    terms.append((BasicRegex(term, ignoreCase: true), exclude))
-                }
-            }
-        }
-
-        /// The terms of a listing under either name; under `todo` a term that is not a valid basic
-        /// regex (an unmatched `[`) is a usage error rather than a silently empty listing.
-        init(checking arguments: [String], _ context: TodoShContext) throws(TodoShExit) {
-            if context.settings.personality == .todo {
-                for argument in arguments {
-                    let term = argument.hasPrefix("-") ? String(argument.dropFirst()) : argument
-                    if BasicRegex.hasUnmatchedBracket(Array(term.utf8)) {
-                        throw context.fail(.usage("'\(term)' is not a valid search term: unmatched ["))
-                    }
-                }
-            }
-            self.init(arguments, plainText: context.settings.plainTextTerms)
-        }
-
-        /// `. [ ] * ^ $ \`: a term holding one keeps todo.sh's basic-regex meaning.
-        static let metacharacters: Set<UInt8> = Set(".[]*^$\\".utf8)
-
-        var isEmpty: Bool { terms.isEmpty && plainTerms.isEmpty }
-
-        func accepts(_ entry: Entry, _ bytes: [UInt8], width: Int, scratch: inout [UInt8]) -> Bool {
-            guard !isEmpty else { return true }
-            scratch.removeAll(keepingCapacity: true)
-            var digits = 1
-            var rest = entry.filterNumber / 10
-            while rest > 0 { digits += 1; rest /= 10 }
-            if digits < width { scratch.append(contentsOf: repeatElement(0x20, count: width - digits)) }
-            TodoShListing.appendNumber(entry.filterNumber, width: 0, to: &scratch)
-            scratch.append(0x20)
-            scratch += bytes[entry.start..<(entry.start + entry.length)]
-            return accepts(scratch)
-        }
-
-        func accepts(_ line: [UInt8]) -> Bool {
-            for term in terms where term.regex.matches(line) == term.exclude { return false }
-            if !plainTerms.isEmpty {
-                let folded = TextFolding.folded(line)
-                for term in plainTerms where TextFolding.contains(folded, term.needle) == term.exclude { return false }
-            }
-            return true
-        }
-    }
-
     /// Runs the pipeline on one file and prints the result and, when verbose, the summary.
     static func listFile(path: String, label: String, terms: [String], _ context: TodoShContext,
                          extraFilter: ((ArraySlice<UInt8>) -> Bool)? = nil) throws(TodoShExit) {
@@ -821,5 +760,37 @@ enum TodoShListing {
     static func runShell(_ command: String, input: [UInt8], _ context: TodoShContext) -> [UInt8] {
         ProcessSpawning.run(["sh", "-c", command], environment: context.childEnvironment, input: input,
                             captureOutput: true).output
+    }
+}
+
+extension TermFilter {
+    /// The terms of a listing under either name; under `todo` a term that grep would refuse (an
+    /// unmatched `[` or `\(`, an unknown class…) is a usage error naming the problem rather than
+    /// a silently empty or wrong listing.
+    init(checking arguments: [String], _ context: TodoShContext) throws(TodoShExit) {
+        if context.settings.personality == .todo {
+            for argument in arguments {
+                let term = argument.hasPrefix("-") ? String(argument.dropFirst()) : argument
+                if let problem = BasicRegex.syntaxError(Array(term.utf8), ignoreCase: true) {
+                    throw context.fail(.usage("'\(term)' is not a valid search term: \(problem)"))
+                }
+            }
+        }
+        self.init(arguments, plainText: context.settings.plainTextTerms)
+    }
+
+    /// Whether the listing line of `entry` (`<padded number> <text>`, the text todo.sh's grep sees)
+    /// passes every term.
+    func accepts(_ entry: TodoShListing.Entry, _ bytes: [UInt8], width: Int, scratch: inout [UInt8]) -> Bool {
+        guard !isEmpty else { return true }
+        scratch.removeAll(keepingCapacity: true)
+        var digits = 1
+        var rest = entry.filterNumber / 10
+        while rest > 0 { digits += 1; rest /= 10 }
+        if digits < width { scratch.append(contentsOf: repeatElement(0x20, count: width - digits)) }
+        TodoShListing.appendNumber(entry.filterNumber, width: 0, to: &scratch)
+        scratch.append(0x20)
+        scratch += bytes[entry.start..<(entry.start + entry.length)]
+        return accepts(scratch)
     }
 }

@@ -4,12 +4,15 @@
 /// Supported: literals, `.`, `[...]` (ranges, negation, `[:class:]`), `*`, `\{m,n\}`, the GNU
 /// extensions `\+`, `\?`, `\|`, `\<`, `\>`, `\b`, `\B`, `\w`, `\W`, `\s`, `\S`, groups `\(…\)` and
 /// back-references `\1`–`\9`; `^`/`$` are anchors where POSIX says so and literals elsewhere. `.` and
-/// bracket expressions consume one UTF-8 scalar (one byte when the bytes are not valid UTF-8).
-/// Case folding, when asked for, is ASCII only.
+/// bracket expressions consume one UTF-8 character; a byte that is not valid UTF-8 matches only
+/// itself. Matches start where characters start. Ignoring case and the character classes follow
+/// the C.UTF-8 locale (`é` matches `É`; `[[:alpha:]]` matches `é`), as grep does in UTF-8 locales.
 ///
-/// Matching backtracks; a pattern without metacharacters is searched as a plain substring.
-struct BasicRegex: Sendable {
-    private indirect enum Node: Sendable {
+/// A pattern without metacharacters is searched as a plain substring; one without back-references
+/// runs as an automaton (BasicRegex+Automaton.swift), in time linear in the text; only a pattern
+/// with back-references backtracks.
+package struct BasicRegex: Sendable {
+    indirect enum Node: Sendable {
         case literal(UInt8)
         case any
         case set(BracketSet)
@@ -20,7 +23,7 @@ struct BasicRegex: Sendable {
         case repetition(Node, min: Int, max: Int?)
     }
 
-    private struct BracketSet: Sendable {
+    struct BracketSet: Sendable {
         var scalars: [UInt32] = []
         var ranges: [ClosedRange<UInt32>] = []
         var classes: [String] = []
@@ -30,69 +33,68 @@ struct BasicRegex: Sendable {
     private let alternatives: [[Node]]
     private let ignoreCase: Bool
     private let groupCount: Int
+    /// The pattern as an automaton, when it has no back-reference and fits the size limit: then
+    /// matching takes time linear in the text, whatever the pattern (`.**` or `\(a*\)*b` made the
+    /// backtracking matcher exponential).
+    private let program: Program?
+    /// For a pattern with back-references: an automaton that reads each one as any text, so it
+    /// matches wherever the pattern could. A line it rejects needs no backtracking (grep's own
+    /// shortcut); on the others, the backtracking matcher decides within `backtrackingBudget`.
+    private let superset: Program?
     /// The pattern's bytes when it holds no metacharacter at all (fast path).
     private let plainText: [UInt8]?
 
     /// Compiles `pattern`; never fails (malformed pieces are read as literals, as GNU grep mostly does).
-    init(_ pattern: String, ignoreCase: Bool) {
+    package init(_ pattern: String, ignoreCase: Bool) {
         self.init(bytes: Array(pattern.utf8), ignoreCase: ignoreCase)
     }
 
-    init(bytes pattern: [UInt8], ignoreCase: Bool) {
+    package init(bytes pattern: [UInt8], ignoreCase: Bool) {
         self.ignoreCase = ignoreCase
         let special: Set<UInt8> = [0x2E, 0x5B, 0x5C, 0x2A, 0x5E, 0x24]
-        if !pattern.contains(where: { special.contains($0) }) {
+        // The byte fast path folds ASCII only, and finds a match only where a character starts when
+        // the pattern is valid UTF-8; other patterns go through the matcher.
+        let fastPathFits = !pattern.contains { $0 >= 0x80 } || (!ignoreCase && String(validating: pattern, as: UTF8.self) != nil)
+        if fastPathFits, !pattern.contains(where: { special.contains($0) }) {
             plainText = ignoreCase ? pattern.map(BasicRegex.fold) : pattern
         } else {
             plainText = nil
         }
-        var parser = Parser(pattern: pattern)
+        var parser = Parser(pattern: pattern, ignoreCase: ignoreCase)
         alternatives = parser.parseAlternatives(topLevel: true)
         groupCount = parser.groupCount
+        program = Program(alternatives)
+        superset = program == nil ? Program(alternatives, backReferencesMatchAnything: true) : nil
     }
 
-    /// Whether `pattern` opens a bracket expression it never closes (`[ab`), which GNU grep rejects
-    /// ("Unmatched ["). A `]` right after `[` or `[^` is a member, not the end; `\[` is a literal.
-    static func hasUnmatchedBracket(_ pattern: [UInt8]) -> Bool {
-        var index = 0
-        while index < pattern.count {
-            switch pattern[index] {
-            case 0x5C:
-                index += 2
-            case 0x5B:
-                var end = index + 1
-                if end < pattern.count, pattern[end] == 0x5E { end += 1 }
-                if end < pattern.count, pattern[end] == 0x5D { end += 1 }
-                while end < pattern.count, pattern[end] != 0x5D {
-                    // `[:alpha:]`, `[.x.]`, `[=x=]` inside a bracket: skip to their own close.
-                    if pattern[end] == 0x5B, end + 1 < pattern.count, [0x3A, 0x2E, 0x3D].contains(pattern[end + 1]) {
-                        let kind = pattern[end + 1]
-                        var close = end + 2
-                        while close + 1 < pattern.count, !(pattern[close] == kind && pattern[close + 1] == 0x5D) { close += 1 }
-                        end = close + 2
-                        continue
-                    }
-                    end += 1
-                }
-                guard end < pattern.count else { return true }
-                index = end + 1
-            default:
-                index += 1
-            }
-        }
-        return false
-    }
+    /// The most steps the backtracking matcher takes on one text. Back-references make matching
+    /// NP-hard, so some patterns take exponential time; past the budget the answer is undecided.
+    static let backtrackingBudget = 200_000
 
-    /// Whether the pattern matches anywhere in `text`.
-    func matches(_ text: [UInt8]) -> Bool {
+    /// Whether the pattern matches anywhere in `text`. A line on which a back-reference pattern
+    /// stays undecided (see `matchOutcome`) counts as matching: a listing shows a line too many
+    /// rather than hide one (docs/todo-command.md, "Search terms").
+    package func matches(_ text: [UInt8]) -> Bool { matchOutcome(text) ?? true }
+
+    /// Whether the pattern matches anywhere in `text`; nil when a pattern with back-references
+    /// needs more than `backtrackingBudget` steps to tell.
+    package func matchOutcome(_ text: [UInt8]) -> Bool? {
         if let plainText {
             return text.withUnsafeBufferPointer { BasicRegex.contains($0, plainText, ignoreCase: ignoreCase) }
         }
-        return firstMatch(in: text, from: 0) != nil
+        if let program {
+            return program.firstMatch(Matcher(text: text, ignoreCase: ignoreCase, groupCount: 0), from: 0, longest: false) != nil
+        }
+        if let superset, superset.firstMatch(Matcher(text: text, ignoreCase: ignoreCase, groupCount: 0), from: 0, longest: false) == nil {
+            return false
+        }
+        let matcher = Matcher(text: text, ignoreCase: ignoreCase, groupCount: groupCount)
+        let found = backtrackingMatch(matcher, from: 0) != nil
+        return matcher.isExhausted ? nil : found
     }
 
     /// The leftmost match at or after `start`, as a byte range of `text`.
-    func firstMatch(in text: [UInt8], from start: Int) -> Range<Int>? {
+    package func firstMatch(in text: [UInt8], from start: Int) -> Range<Int>? {
         if let plainText {
             guard !plainText.isEmpty else { return start..<start }
             var position = start
@@ -107,11 +109,21 @@ struct BasicRegex: Sendable {
             }
             return nil
         }
+        if let program {
+            return program.firstMatch(Matcher(text: text, ignoreCase: ignoreCase, groupCount: 0), from: start, longest: true)
+        }
         let matcher = Matcher(text: text, ignoreCase: ignoreCase, groupCount: groupCount)
+        let found = backtrackingMatch(matcher, from: start)
+        // Undecided: no match, so an edit made with it (sed's `s///`) leaves the text as it was.
+        return matcher.isExhausted ? nil : found
+    }
+
+    private func backtrackingMatch(_ matcher: Matcher, from start: Int) -> Range<Int>? {
         var position = start
-        while position <= text.count {
+        while position <= matcher.text.count, !matcher.isExhausted {
             if let end = matcher.matchTop(alternatives, at: position) { return position..<end }
-            position += 1
+            // A match starts where a character does, never inside one (as in grep's UTF-8 locales).
+            position += position < matcher.text.count ? BasicRegex.scalar(in: matcher.text, at: position).1 : 1
         }
         return nil
     }
@@ -129,9 +141,11 @@ struct BasicRegex: Sendable {
             result.append(contentsOf: replacement)
             copied = range.upperBound
             if range.isEmpty {
-                if range.lowerBound < text.count { result.append(text[range.lowerBound]) }
-                copied = range.lowerBound + 1
-                position = range.lowerBound + 1
+                // Past one whole character, so the next search starts where a character does.
+                let length = range.lowerBound < text.count ? BasicRegex.scalar(in: text, at: range.lowerBound).1 : 1
+                if range.lowerBound < text.count { result.append(contentsOf: text[range.lowerBound..<(range.lowerBound + length)]) }
+                copied = range.lowerBound + length
+                position = range.lowerBound + length
             } else {
                 position = range.upperBound
             }
@@ -142,8 +156,9 @@ struct BasicRegex: Sendable {
 
     /// Whether the whole of `text` matches (an anchored match).
     func matchesWhole(_ text: [UInt8]) -> Bool {
+        if let program { return program.matchesWhole(Matcher(text: text, ignoreCase: ignoreCase, groupCount: 0)) }
         let matcher = Matcher(text: text, ignoreCase: ignoreCase, groupCount: groupCount)
-        return matcher.matchTop(alternatives, at: 0, requireEnd: true) != nil
+        return matcher.matchTop(alternatives, at: 0, requireEnd: true) != nil && !matcher.isExhausted
     }
 
     // MARK: Helpers
@@ -172,19 +187,56 @@ struct BasicRegex: Sendable {
         return false
     }
 
-    static func isWordByte(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-            || byte == 0x5F || byte >= 0x80
+    /// The scalars `scalar` matches when case is ignored, itself first: its simple uppercase form,
+    /// and the lowercase form of that when it maps back to it, as GNU grep's `-i` reads a character
+    /// in a UTF-8 locale (`é` and `É`; `ß` has no single-character uppercase and matches itself). An
+    /// invalid byte (see `scalar(in:at:)`) has no variants.
+    static func caseVariants(_ scalar: UInt32) -> [UInt32] {
+        if scalar < 0x80 {
+            if scalar >= 0x41 && scalar <= 0x5A { return [scalar, scalar + 0x20] }
+            if scalar >= 0x61 && scalar <= 0x7A { return [scalar, scalar - 0x20] }
+            return [scalar]
+        }
+        guard let character = Unicode.Scalar(scalar) else { return [scalar] }
+        func single(_ mapping: String) -> Unicode.Scalar? {
+            var scalars = mapping.unicodeScalars.makeIterator()
+            guard let first = scalars.next(), scalars.next() == nil else { return nil }
+            return first
+        }
+        let upper = single(character.properties.uppercaseMapping) ?? character
+        var variants = [scalar]
+        if upper != character { variants.append(upper.value) }
+        if let lower = single(upper.properties.lowercaseMapping), lower != upper, lower != character,
+           (single(lower.properties.uppercaseMapping) ?? lower) == upper {
+            variants.append(lower.value)
+        }
+        return variants
     }
+
+    /// A word character of `\w`, `\<`, `\>` and `\b`: a letter, a digit or `_` (grep's `[_[:alnum:]]`).
+    /// The simple uppercase form of `scalar` (itself when it has none of one character).
+    static func uppercased(_ scalar: UInt32) -> UInt32 {
+        if scalar < 0x80 { return scalar >= 0x61 && scalar <= 0x7A ? scalar - 0x20 : scalar }
+        guard let character = Unicode.Scalar(scalar) else { return scalar }
+        var mapped = character.properties.uppercaseMapping.unicodeScalars.makeIterator()
+        guard let first = mapped.next(), mapped.next() == nil else { return scalar }
+        return first.value
+    }
+
+    static func isWordScalar(_ scalar: UInt32) -> Bool { scalar == 0x5F || inClass("alnum", scalar) }
 
     // MARK: Parsing
 
     private struct Parser {
         let pattern: [UInt8]
+        let ignoreCase: Bool
         var index = 0
         var groupCount = 0
 
-        init(pattern: [UInt8]) { self.pattern = pattern }
+        init(pattern: [UInt8], ignoreCase: Bool) {
+            self.pattern = pattern
+            self.ignoreCase = ignoreCase
+        }
 
         func peek(_ offset: Int = 0) -> UInt8? {
             index + offset < pattern.count ? pattern[index + offset] : nil
@@ -215,7 +267,7 @@ struct BasicRegex: Sendable {
                     index += 1
                     nodes.append(.lineEnd)
                     continue
-                case 0x2A where nodes.isEmpty || isAnchorOnly(nodes):
+                case 0x2A where nodes.isEmpty || endsWithAnchor(nodes):
                     index += 1
                     nodes.append(.literal(0x2A))
                     continue
@@ -228,12 +280,12 @@ struct BasicRegex: Sendable {
                 }
                 if byte == 0x5C, let next = peek(1) {
                     switch next {
-                    case 0x2B where !nodes.isEmpty && !isAnchorOnly(nodes),
-                         0x3F where !nodes.isEmpty && !isAnchorOnly(nodes):
+                    case 0x2B where !nodes.isEmpty && !endsWithAnchor(nodes),
+                         0x3F where !nodes.isEmpty && !endsWithAnchor(nodes):
                         index += 2
                         applyRepetition(&nodes, min: next == 0x2B ? 1 : 0, max: next == 0x2B ? nil : 1)
                         continue
-                    case 0x7B where !nodes.isEmpty && !isAnchorOnly(nodes):
+                    case 0x7B where !nodes.isEmpty && !endsWithAnchor(nodes):
                         if let (low, high) = parseInterval() {
                             applyRepetition(&nodes, min: low, max: high)
                             continue
@@ -247,9 +299,13 @@ struct BasicRegex: Sendable {
             return nodes
         }
 
-        func isAnchorOnly(_ nodes: [Node]) -> Bool {
-            if nodes.count == 1, case .lineStart = nodes[0] { return true }
-            return false
+        /// Whether a repetition here has nothing to repeat: at the start of a branch or right after
+        /// an anchor (`^`, `\b`, `\<`…), where grep reads `*`, `\+`, `\?` and `\{` as literal text.
+        func endsWithAnchor(_ nodes: [Node]) -> Bool {
+            switch nodes.last {
+            case .lineStart?, .lineEnd?, .wordBoundary?, .wordStart?, .wordEnd?: return true
+            default: return false
+            }
         }
 
         /// `$` is an anchor at the end of the pattern, before `\)` and before `\|`.
@@ -272,7 +328,8 @@ struct BasicRegex: Sendable {
             func number() -> Int? {
                 var value: Int?
                 while position < pattern.count, pattern[position] >= 0x30, pattern[position] <= 0x39 {
-                    value = (value ?? 0) * 10 + Int(pattern[position] - 0x30)
+                    // Capped past grep's limit (32767): a longer run of digits must not overflow.
+                    value = min((value ?? 0) * 10 + Int(pattern[position] - 0x30), 32768)
                     position += 1
                 }
                 return value
@@ -322,7 +379,13 @@ struct BasicRegex: Sendable {
                 default: return .literal(next)
                 }
             default:
-                return .literal(byte)
+                guard byte >= 0x80 else { return .literal(byte) }
+                // A character of several bytes is one atom (`é*` repeats `é`), matched as a scalar and,
+                // ignoring case, as any of its case variants.
+                index -= 1
+                let (scalar, length) = BasicRegex.scalar(in: pattern, at: index)
+                index += length
+                return .set(BracketSet(scalars: ignoreCase ? BasicRegex.caseVariants(scalar) : [scalar]))
             }
         }
 
@@ -350,7 +413,10 @@ struct BasicRegex: Sendable {
                 if peek() == 0x2D, let after = peek(1), after != 0x5D {
                     index += 1
                     let high = decodeScalar()
-                    if low <= high { set.ranges.append(low...high) }
+                    // Ignoring case, the C library compares a range's ends in uppercase (`[a-\`]` is
+                    // A to \`), and so matches it.
+                    let (start, end) = ignoreCase ? (BasicRegex.uppercased(low), BasicRegex.uppercased(high)) : (low, high)
+                    if start <= end { set.ranges.append(start...end) }
                 } else {
                     set.scalars.append(low)
                 }
@@ -368,8 +434,24 @@ struct BasicRegex: Sendable {
     }
 
     /// The UTF-8 scalar at `position` and its length; an invalid byte is its own "scalar" (0xDC00 + b,
-    /// so it can never equal a real scalar in a bracket).
+    /// a surrogate, so it can never equal a real scalar).
     static func scalar(in text: [UInt8], at position: Int) -> (UInt32, Int) {
+        scalar(in: text[...], at: position)
+    }
+
+    /// Whether `scalar` stands for a byte that is not valid UTF-8 (see `scalar(in:at:)`).
+    static func isEncodingError(_ scalar: UInt32) -> Bool { scalar >= 0xDC80 && scalar <= 0xDCFF }
+
+    /// The scalar that ends just before `position`, or nil at the start or after an encoding error.
+    static func scalar(endingAt position: Int, in text: [UInt8]) -> UInt32? {
+        var start = position - 1
+        while start >= 0, start > position - 4, text[start] & 0xC0 == 0x80 { start -= 1 }
+        guard start >= 0 else { return nil }
+        let (value, length) = scalar(in: text, at: start)
+        return start + length == position && !isEncodingError(value) ? value : nil
+    }
+
+    static func scalar(in text: ArraySlice<UInt8>, at position: Int) -> (UInt32, Int) {
         let lead = text[position]
         if lead < 0x80 { return (UInt32(lead), 1) }
         let length: Int
@@ -381,6 +463,16 @@ struct BasicRegex: Sendable {
         default: return (0xDC00 + UInt32(lead), 1)
         }
         guard position + length <= text.count else { return (0xDC00 + UInt32(lead), 1) }
+        // The second byte's range rules out overlong forms, surrogates and values past U+10FFFF.
+        let second = text[position + 1]
+        let secondRange: ClosedRange<UInt8> = switch lead {
+        case 0xE0: 0xA0...0xBF
+        case 0xED: 0x80...0x9F
+        case 0xF0: 0x90...0xBF
+        case 0xF4: 0x80...0x8F
+        default: 0x80...0xBF
+        }
+        guard secondRange.contains(second) else { return (0xDC00 + UInt32(lead), 1) }
         for offset in 1..<length {
             let byte = text[position + offset]
             guard byte & 0xC0 == 0x80 else { return (0xDC00 + UInt32(lead), 1) }
@@ -391,10 +483,16 @@ struct BasicRegex: Sendable {
 
     // MARK: Matching
 
-    private final class Matcher {
+    final class Matcher {
         let text: [UInt8]
         let ignoreCase: Bool
         var captures: [Range<Int>?]
+
+        /// Steps left before the backtracking matcher gives up (see `backtrackingBudget`).
+        private var stepsLeft = BasicRegex.backtrackingBudget
+        /// Whether the budget ran out: every answer since is "no match", and the caller must not
+        /// trust it.
+        var isExhausted: Bool { stepsLeft <= 0 }
 
         init(text: [UInt8], ignoreCase: Bool, groupCount: Int) {
             self.text = text
@@ -415,6 +513,8 @@ struct BasicRegex: Sendable {
         }
 
         func match(_ nodes: ArraySlice<Node>, at position: Int, _ next: (Int) -> Bool) -> Bool {
+            stepsLeft -= 1
+            guard stepsLeft > 0 else { return false }
             guard let node = nodes.first else { return next(position) }
             let rest = nodes.dropFirst()
             switch node {
@@ -463,10 +563,15 @@ struct BasicRegex: Sendable {
                 return nil
             case .any:
                 guard position < text.count else { return nil }
-                return position + BasicRegex.scalar(in: text, at: position).1
+                let (scalar, length) = BasicRegex.scalar(in: text, at: position)
+                return BasicRegex.isEncodingError(scalar) ? nil : position + length
             case .set(let set):
                 guard position < text.count else { return nil }
                 let (scalar, length) = BasicRegex.scalar(in: text, at: position)
+                // An encoding error is no character: only the same invalid byte in the pattern matches it.
+                if BasicRegex.isEncodingError(scalar) {
+                    return !set.negated && set.scalars.contains(scalar) ? position + length : nil
+                }
                 return contains(set, scalar) != set.negated ? position + length : nil
             case .lineStart:
                 return position == 0 ? position : nil
@@ -475,9 +580,9 @@ struct BasicRegex: Sendable {
             case .wordBoundary(let wanted):
                 return isBoundary(position) == wanted ? position : nil
             case .wordStart:
-                return isWord(position) && !isWord(position - 1) ? position : nil
+                return isWord(position) && !isWordBefore(position) ? position : nil
             case .wordEnd:
-                return !isWord(position) && isWord(position - 1) ? position : nil
+                return !isWord(position) && isWordBefore(position) ? position : nil
             case .backReference(let number):
                 guard number < captures.count, let range = captures[number] else { return nil }
                 let length = range.count
@@ -493,19 +598,21 @@ struct BasicRegex: Sendable {
             }
         }
 
+        /// Whether the character starting at `position` is a word character.
         func isWord(_ position: Int) -> Bool {
-            position >= 0 && position < text.count && BasicRegex.isWordByte(text[position])
+            guard position >= 0, position < text.count else { return false }
+            return BasicRegex.isWordScalar(BasicRegex.scalar(in: text, at: position).0)
         }
 
-        func isBoundary(_ position: Int) -> Bool { isWord(position) != isWord(position - 1) }
+        /// Whether the character ending just before `position` is a word character.
+        func isWordBefore(_ position: Int) -> Bool {
+            BasicRegex.scalar(endingAt: position, in: text).map(BasicRegex.isWordScalar) ?? false
+        }
+
+        func isBoundary(_ position: Int) -> Bool { isWord(position) != isWordBefore(position) }
 
         func contains(_ set: BracketSet, _ scalar: UInt32) -> Bool {
-            var candidates = [scalar]
-            if ignoreCase, scalar < 0x80 {
-                let byte = UInt8(scalar)
-                if byte >= 0x41 && byte <= 0x5A { candidates.append(scalar + 0x20) }
-                if byte >= 0x61 && byte <= 0x7A { candidates.append(scalar - 0x20) }
-            }
+            let candidates = ignoreCase ? BasicRegex.caseVariants(scalar) : [scalar]
             for candidate in candidates {
                 if set.scalars.contains(candidate) { return true }
                 if set.ranges.contains(where: { $0.contains(candidate) }) { return true }
@@ -515,24 +622,49 @@ struct BasicRegex: Sendable {
         }
     }
 
+    /// Whether `scalar` is in the POSIX class `name`, as the C.UTF-8 locale's character classes say:
+    /// `digit` and `xdigit` are ASCII only (POSIX requires it), every other class takes in the rest of
+    /// Unicode by its general category. An encoding error is in no class.
     static func inClass(_ name: String, _ scalar: UInt32) -> Bool {
-        let isUpper = scalar >= 0x41 && scalar <= 0x5A
-        let isLower = scalar >= 0x61 && scalar <= 0x7A
-        let isDigit = scalar >= 0x30 && scalar <= 0x39
+        if name == "_word" { return isWordScalar(scalar) }
+        if scalar < 0x80 {
+            let isUpper = scalar >= 0x41 && scalar <= 0x5A
+            let isLower = scalar >= 0x61 && scalar <= 0x7A
+            let isDigit = scalar >= 0x30 && scalar <= 0x39
+            switch name {
+            case "alpha": return isUpper || isLower
+            case "upper": return isUpper
+            case "lower": return isLower
+            case "digit": return isDigit
+            case "alnum": return isUpper || isLower || isDigit
+            case "space": return scalar == 0x20 || (scalar >= 0x09 && scalar <= 0x0D)
+            case "blank": return scalar == 0x20 || scalar == 0x09
+            case "punct": return scalar > 0x20 && scalar < 0x7F && !(isUpper || isLower || isDigit)
+            case "print": return scalar >= 0x20 && scalar != 0x7F
+            case "graph": return scalar > 0x20 && scalar != 0x7F
+            case "cntrl": return scalar < 0x20 || scalar == 0x7F
+            case "xdigit": return isDigit || (scalar >= 0x41 && scalar <= 0x46) || (scalar >= 0x61 && scalar <= 0x66)
+            default: return false
+            }
+        }
+        guard let character = Unicode.Scalar(scalar) else { return false }
+        let properties = character.properties
+        let category = properties.generalCategory
+        // No-break spaces separate nothing, so they are not `space`.
+        let isSpace = [.spaceSeparator, .lineSeparator, .paragraphSeparator].contains(category)
+            && ![0x00A0, 0x2007, 0x202F].contains(scalar)
+        let isAlpha = properties.isAlphabetic || category == .decimalNumber
+        let isPrint = ![.control, .unassigned, .surrogate, .lineSeparator, .paragraphSeparator].contains(category)
         switch name {
-        case "alpha": return isUpper || isLower
-        case "upper": return isUpper
-        case "lower": return isLower
-        case "digit": return isDigit
-        case "alnum": return isUpper || isLower || isDigit
-        case "_word": return isUpper || isLower || isDigit || scalar == 0x5F || scalar >= 0x80 && scalar < 0xDC00
-        case "space": return scalar == 0x20 || (scalar >= 0x09 && scalar <= 0x0D)
-        case "blank": return scalar == 0x20 || scalar == 0x09
-        case "punct": return scalar > 0x20 && scalar < 0x7F && !(isUpper || isLower || isDigit)
-        case "print": return scalar >= 0x20 && scalar != 0x7F && !(scalar >= 0x80 && scalar < 0xA0) && (scalar < 0xDC00 || scalar > 0xDFFF)
-        case "graph": return scalar > 0x20 && scalar != 0x7F && !(scalar >= 0x80 && scalar < 0xA0) && (scalar < 0xDC00 || scalar > 0xDFFF)
-        case "cntrl": return scalar < 0x20 || scalar == 0x7F
-        case "xdigit": return isDigit || (scalar >= 0x41 && scalar <= 0x46) || (scalar >= 0x61 && scalar <= 0x66)
+        case "alpha", "alnum": return isAlpha
+        case "upper": return caseVariants(scalar).count > 1 && properties.lowercaseMapping != String(character)
+        case "lower": return caseVariants(scalar).count > 1 && properties.uppercaseMapping != String(character)
+        case "space": return isSpace
+        case "blank": return isSpace && category == .spaceSeparator
+        case "punct": return isPrint && !isSpace && !isAlpha
+        case "print": return isPrint
+        case "graph": return isPrint && !isSpace
+        case "cntrl": return category == .control || category == .lineSeparator || category == .paragraphSeparator
         default: return false
         }
     }
