@@ -65,6 +65,11 @@ func checkFilter(_ bytes: [UInt8], _ log: inout FailureLog) {
         if let outcome {
             log.expect(outcome == (regex.firstMatch(in: line, from: 0) != nil),
                        "matchOutcome and firstMatch disagree for \(quoted(input.pattern)) on line \(number + 1)")
+            // The automaton against the backtracking matcher, where the latter decides in budget.
+            if let backtracked = regex.backtrackingOutcome(line) {
+                log.expect(backtracked == outcome,
+                           "the automaton says \(outcome), backtracking says \(backtracked) for \(quoted(input.pattern)) on line \(number + 1)")
+            }
         }
         log.expect(asTodoSh.accepts(line) == (found != input.excludes),
                    "todo.sh's term filter disagrees with the regex for \(quoted(input.term)) on line \(number + 1)")

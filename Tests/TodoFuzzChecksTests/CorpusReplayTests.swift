@@ -34,6 +34,24 @@ final class CorpusReplayTests: XCTestCase {
     func testMergeCorpus() throws { try replay(.merge) }
     func testFilterCorpus() throws { try replay(.filter) }
 
+    /// The filter corpus through real grep (`grep -G -i` in C.UTF-8): every term grep accepts
+    /// selects the same lines, every term it refuses is refused with grep's message.
+    func testFilterCorpusAgreesWithGrep() throws {
+        let grep = try XCTUnwrap(GrepReference(), "these tests need grep on the PATH")
+        var compared = 0
+        for (name, bytes) in try corpus(.filter) {
+            switch try grep.compare(bytes) {
+            case .agrees, .rejected: compared += 1
+            case .skipped: continue
+            case .refusalDiffers(let engine, let grep):
+                XCTFail("filter/\(name): syntaxError says \(engine ?? "valid"), grep says \(grep ?? "valid")")
+            case .disagrees(let engine, let selected):
+                XCTFail("filter/\(name): the engine selects lines \(engine), grep \(selected)")
+            }
+        }
+        XCTAssertGreaterThan(compared, 20, "too few filter inputs compared with grep")
+    }
+
     /// Every target has a corpus directory and nothing else sits beside them but the pending
     /// findings and the dictionary.
     func testCorpusDirectoriesMatchTargets() throws {

@@ -118,6 +118,14 @@ package struct BasicRegex: Sendable {
         return matcher.isExhausted ? nil : found
     }
 
+    /// Whether the backtracking matcher finds a match in `text` (nil when past its budget),
+    /// whatever the pattern: the reference the automaton is tested against.
+    package func backtrackingOutcome(_ text: [UInt8]) -> Bool? {
+        let matcher = Matcher(text: text, ignoreCase: ignoreCase, groupCount: groupCount)
+        let found = backtrackingMatch(matcher, from: 0) != nil
+        return matcher.isExhausted ? nil : found
+    }
+
     private func backtrackingMatch(_ matcher: Matcher, from start: Int) -> Range<Int>? {
         var position = start
         while position <= matcher.text.count, !matcher.isExhausted {

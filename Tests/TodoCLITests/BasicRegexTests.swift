@@ -1,0 +1,109 @@
+import Foundation
+@testable import TodoCLI
+import Testing
+import TodoTestSupport
+
+/// The basic-regex engine (Sources/TodoCLI/Text): grep's reading of a term in a UTF-8 locale, the
+/// automaton against the backtracking matcher, and the syntax errors grep reports. The expected
+/// answers were taken from GNU grep 3.8 (`LC_ALL=C.UTF-8 grep -G`), the reference the `filter` fuzz
+/// target compares with.
+struct BasicRegexTests {
+    func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    @Test(arguments: [
+        // Ignoring case beyond ASCII; a character of several bytes is one atom.
+        ("É", "café", true), ("CAFÉ\\>", "un café", true), ("[é]", "ÉCOLE", true), ("^é\\{2\\}x", "ééx", true),
+        ("ø", "ØRESUND", true), ("ß", "STRASSE", false),
+        // Classes: all of Unicode, ignoring case as grep does.
+        ("[[:alpha:]]", "ø", true), ("[[:upper:]]", "é", true), ("[[:digit:]]", "٣", false), ("\\w", "é", true),
+        ("[[:space:]]", "\u{00A0}", false), ("[[:space:]]", "\u{2003}", true),
+        // Word boundaries read characters, not bytes.
+        ("\\<sun", "é sun", true), ("\\<sun", "ésun", false), ("sun\\>", "sunés", false),
+        // A repetition right after an anchor is literal text.
+        ("\\b*", "a*", true), ("\\b*", "ab", false), ("\\<\\{2\\}", "x{2}", false), ("^*a", "*a", true),
+        // Nested repetitions: answered at once, whatever the nesting.
+        (".**", "abc", true), ("\\(a*\\)*b", String(repeating: "a", count: 400), false),
+        ("\\(\\(a*\\)*\\)*\\(b\\|c\\)", String(repeating: "a", count: 400) + "c", true),
+    ])
+    func matchesLikeGrepIgnoringCase(pattern: String, text: String, expected: Bool) {
+        #expect(BasicRegex(pattern, ignoreCase: true).matches(bytes(text)) == expected)
+    }
+
+    @Test func aByteThatIsNotUTF8MatchesOnlyItself() {
+        let invalid: [UInt8] = [0x61, 0xFF, 0x62]
+        #expect(!BasicRegex("a.b", ignoreCase: true).matches(invalid))
+        #expect(!BasicRegex("a[^x]b", ignoreCase: true).matches(invalid))
+        #expect(BasicRegex(bytes: [0x61, 0xFF], ignoreCase: true).matches(invalid))
+        // A lone lead byte in the pattern does not match the first byte of a valid `é`.
+        #expect(!BasicRegex(bytes: [0xC3], ignoreCase: false).matches(bytes("é")))
+    }
+
+    @Test func aMatchNeverStartsInsideACharacter() {
+        // `\xA9` is the second byte of `é`: a pattern holding it alone matches no character.
+        #expect(BasicRegex(bytes: [0xA9, 0x2A, 0x78], ignoreCase: false).firstMatch(in: bytes("éx"), from: 0) == 2..<3)
+        #expect(BasicRegex("x*", ignoreCase: false).replacingMatches(in: bytes("éé"), with: bytes("-")) == bytes("-é-é-"))
+    }
+
+    @Test func firstMatchIsLeftmostLongestAsSedReplaces() {
+        #expect(BasicRegex("a\\|ab", ignoreCase: false).firstMatch(in: bytes("xab"), from: 0) == 1..<3)
+        #expect(BasicRegex("b*", ignoreCase: false).firstMatch(in: bytes("abb"), from: 0) == 0..<0)
+        #expect(BasicRegex("m", ignoreCase: false).removingMatches(from: bytes("smell Mom")) == bytes("sell Mo"))
+    }
+
+    @Test func aBackReferenceStillMatchesByBacktracking() {
+        let regex = BasicRegex("\\(ab*\\)x\\1", ignoreCase: true)
+        #expect(regex.matches(bytes("abbxABB")))
+        #expect(!regex.matches(bytes("abbxab")))
+        // The quick test rules a line out before any backtracking: no `c`, no match.
+        let nested = BasicRegex("\\(a*\\)*\\1c", ignoreCase: false)
+        #expect(nested.matchOutcome(bytes(String(repeating: "a", count: 400))) == false)
+    }
+
+    /// Random patterns without back-references, from pieces that nest and repeat: the automaton
+    /// and the backtracking matcher give the same answer wherever the latter decides in budget.
+    @Test func automatonAgreesWithBacktracking() {
+        let seed = propertySeed()
+        var random = SplitMix64(seed: seed)
+        let pieces = ["a", "b", "é", ".", "*", "\\(", "\\)", "\\|", "\\+", "\\?", "[ab]", "[^a]", "^", "$", "\\<", "\\>",
+                      "\\b", "\\{1,2\\}", "\\{0\\}", "\\w", "x"]
+        let letters = ["a", "b", "é", " ", "x", "É", "A"]
+        var decided = 0
+        for _ in 0..<3000 {
+            let pattern = (0..<Int.random(in: 1...7, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            guard BasicRegex.syntaxError(bytes(pattern), ignoreCase: true) == nil else { continue }
+            let regex = BasicRegex(pattern, ignoreCase: Bool.random(using: &random))
+            let text = (0..<Int.random(in: 0...8, using: &random)).map { _ in letters.randomElement(using: &random)! }.joined()
+            guard let automaton = regex.matchOutcome(bytes(text)), let backtracked = regex.backtrackingOutcome(bytes(text)) else { continue }
+            decided += 1
+            #expect(automaton == backtracked, "seed \(seed): \(pattern) on \(text)")
+        }
+        #expect(decided > 500, "seed \(seed): too few valid patterns")
+    }
+
+    @Test(arguments: [
+        ("[ab", "Unmatched [, [^, [:, [., or [="), ("a[", "Invalid regular expression"),
+        ("\\(a", "Unmatched ( or \\("), ("a\\)", "Unmatched ) or \\)"), ("a\\", "Trailing backslash"),
+        ("[[:foo:]]", "Invalid character class name"), ("[[.ab.]]", "Invalid collation character"),
+        ("[z-a]", "Invalid range end"), ("[a-c-e]", "Invalid range end"), ("[[:alpha:]-z]", "Invalid range end"),
+        ("\\1", "Invalid back reference"), ("\\(a\\)\\|\\1", "Invalid back reference"),
+        ("a\\{1", "Unmatched \\{"), ("a\\{x\\}", "Invalid content of \\{\\}"), ("a\\{2,1\\}", "Invalid content of \\{\\}"),
+        ("a\\{32768\\}", "Regular expression too big"), ("a\\{99999999999999999999\\}", "Regular expression too big"),
+        ("[:space:]", "character class syntax is [[:space:]], not [:space:]"),
+        ("[[:" + String(repeating: "a", count: 32) + ":]]", "Unmatched [, [^, [:, [., or [="),
+    ])
+    func syntaxErrorsAreGrepsOwn(pattern: String, message: String) {
+        #expect(BasicRegex.syntaxError(bytes(pattern), ignoreCase: true) == message)
+    }
+
+    @Test(arguments: ["a\\{1,\\}", "a\\{,2\\}", "\\{1", "*a", "[]a]", "[a-]", "[:a-z:]", "\\(a\\)\\1", "x\\|\\(a\\)\\1",
+                      "[a-`]", "\\b\\{1", "a\\{32767\\}", "[[:alpha:][:digit:]]", "[[.-.]]", "[\\]"])
+    func patternsGrepAcceptsAreValid(pattern: String) {
+        #expect(BasicRegex.syntaxError(bytes(pattern), ignoreCase: true) == nil)
+    }
+
+    @Test func rangeEndsAreComparedInUppercaseOnlyIgnoringCase() {
+        #expect(BasicRegex.syntaxError(bytes("[a-`]"), ignoreCase: false) == "Invalid range end")
+        #expect(BasicRegex.syntaxError(bytes("[Z-a]"), ignoreCase: false) == nil)
+        #expect(BasicRegex.syntaxError(bytes("[Z-a]"), ignoreCase: true) == "Invalid range end")
+    }
+}
