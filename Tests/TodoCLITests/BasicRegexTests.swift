@@ -84,7 +84,7 @@ struct BasicRegexTests {
         ("[ab", "Unmatched [, [^, [:, [., or [="), ("a[", "Invalid regular expression"),
         ("\\(a", "Unmatched ( or \\("), ("a\\)", "Unmatched ) or \\)"), ("a\\", "Trailing backslash"),
         ("[[:foo:]]", "Invalid character class name"), ("[[.ab.]]", "Invalid collation character"),
-        ("[z-a]", "Invalid range end"), ("[a-c-e]", "Invalid range end"), ("[[:alpha:]-z]", "Invalid range end"),
+        ("[z-a]", "Invalid range end"), ("[a-é]", "Invalid collation character"), ("[[=é=]]", "Invalid collation character"), ("[a-c-e]", "Invalid range end"), ("[[:alpha:]-z]", "Invalid range end"),
         ("\\1", "Invalid back reference"), ("\\(a\\)\\|\\1", "Invalid back reference"),
         ("a\\{1", "Unmatched \\{"), ("a\\{x\\}", "Invalid content of \\{\\}"), ("a\\{2,1\\}", "Invalid content of \\{\\}"),
         ("a\\{32768\\}", "Regular expression too big"), ("a\\{99999999999999999999\\}", "Regular expression too big"),

@@ -6,9 +6,10 @@ extension BasicRegex {
     /// does, and a term that grep refuses is a typing mistake. Under `todo` such a term is a usage
     /// error naming the problem, never a silently empty or wrong listing.
     ///
-    /// The rules are grep's: a trailing `\`; `[` without its `]` (a `]` first in the set is a
-    /// member); an unknown `[:class:]`; a collating element `[.x.]`/`[=x=]` of more than one
-    /// character; a range whose end comes before its start or is a class; `[:space:]` outside a set;
+    /// The rules are grep's in the C.UTF-8 locale: a trailing `\`; `[` without its `]` (a `]` first
+    /// in the set is a member); an unknown `[:class:]`; a collating element `[.x.]`/`[=x=]` or a range
+    /// end that is not one ASCII character (that locale collates ASCII only); a range whose end comes
+    /// before its start or is a class; `[:space:]` outside a set;
     /// `\(` and `\)` that do not pair; a back-reference to a group not yet closed; an interval
     /// `\{m,n\}` that is not closed, not numbers, decreasing, or above 32767. An interval, `*`, `\+`
     /// or `\?` with nothing before it is literal text, as in grep.
@@ -175,7 +176,8 @@ extension BasicRegex {
                         guard let text = String(validating: name, as: UTF8.self), BasicRegex.classNames.contains(text) else {
                             return "Invalid character class name"
                         }
-                    } else if name.isEmpty || BasicRegex.scalar(in: name, at: 0).1 != name.count {
+                    } else if name.count != 1 || name[0] >= 0x80 {
+                        // The C.UTF-8 locale collates ASCII only: one ASCII character is all it names.
                         return "Invalid collation character"
                     }
                     position = close + 2
@@ -199,7 +201,7 @@ extension BasicRegex {
                     while close + 1 < pattern.count, !(pattern[close] == kind && pattern[close + 1] == 0x5D) { close += 1 }
                     guard close + 1 < pattern.count, close - (position + 2) < 32 else { return Self.unmatchedBracket }
                     let name = Array(pattern[(position + 2)..<close])
-                    guard !name.isEmpty, BasicRegex.scalar(in: name, at: 0).1 == name.count else { return "Invalid collation character" }
+                    guard name.count == 1, name[0] < 0x80 else { return "Invalid collation character" }
                     high = BasicRegex.scalar(in: name, at: 0).0
                     position = close + 2
                 } else {
@@ -207,6 +209,8 @@ extension BasicRegex {
                     high = value
                     position += size
                 }
+                // A range is a span of the locale's collation, which in C.UTF-8 has ASCII only.
+                if low >= 0x80 || high >= 0x80 { return "Invalid collation character" }
                 if ignoreCase ? BasicRegex.uppercased(low) > BasicRegex.uppercased(high) : low > high {
                     return "Invalid range end"
                 }

@@ -1,0 +1,332 @@
+import TodoTxt
+import TodoFileSystem
+
+// The listing pipeline (number, filter, hide, sort, colour, summary) and its rendering.
+extension TodoShListing {
+    // MARK: The pipeline
+
+    /// Runs the pipeline on one file and prints the result and, when verbose, the summary.
+    static func listFile(path: String, label: String, terms: [String], _ context: TodoShContext,
+                         extraFilter: ((ArraySlice<UInt8>) -> Bool)? = nil) throws(TodoShExit) {
+        var lines = Lines(try read(path, context))
+        if context.settings.modernListing { lines.droppingTerminatorsAndMark() }
+        warnOfConflictMarkers(lines.bytes, path: path, context)
+        let width = digits(lines.count)
+        let filters = try TermFilter(checking: terms, context)
+        let hideHidden = context.settings.modernListing && !context.settings.showHidden
+        let today = context.clock.today
+        var entries: [Entry] = []
+        entries.reserveCapacity(lines.count)
+        var total = 0
+        var scratch: [UInt8] = []
+        lines.bytes.withUnsafeBufferPointer { buffer in
+            lines.ranges.withUnsafeBufferPointer { ranges in
+                for index in 0..<ranges.count {
+                    let range = ranges[index]
+                    if isBlank(buffer, range.start, range.length) { continue }
+                    total += 1
+                    if hideHidden && isHiddenTask(lines.text(index), today: today) { continue }
+                    let entry = Entry(number: index + 1, filterNumber: index + 1, start: range.start, length: range.length)
+                    if !filters.isEmpty, !filters.accepts(entry, lines.bytes, width: width, scratch: &scratch) { continue }
+                    if let extraFilter, !extraFilter(lines.text(index)) { continue }
+                    entries.append(entry)
+                }
+            }
+        }
+        let shown = try render(entries, lines.bytes, width: width, context)
+        if context.settings.verbose > 1 {
+            let filter = terms.map { "grep -i \"\($0)\"" }.joined(separator: " | ")
+            context.say("TODO DEBUG: Filter Command was: \(filter.isEmpty ? "cat" : filter)")
+        }
+        if context.settings.verbose > 0 {
+            context.say("--")
+            context.say("\(TodoShContext.prefix(of: label)): \(shown) of \(total) tasks shown")
+        }
+    }
+
+    /// Whether a task is hidden from `todo` listings today: `h:1`, or a `t:` threshold in the future
+    /// (docs/format.md section 6). Lines without `h:` or `t:` are not parsed at all.
+    static func isHiddenTask(_ text: ArraySlice<UInt8>, today: TodoDate) -> Bool {
+        var mayHaveTag = false
+        var previous: UInt8 = 0x20
+        for byte in text {
+            if byte == 0x3A && (previous == 0x68 || previous == 0x74) { mayHaveTag = true; break }
+            previous = byte
+        }
+        return mayHaveTag && TodoItem(text).isHidden(on: today)
+    }
+
+    /// Whether the line at `start` is empty or only spaces.
+    @inline(__always)
+    static func isBlank(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> Bool {
+        var index = start
+        let end = start + length
+        while index < end {
+            if buffer[index] != 0x20 { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// Sorts, colours, hides, filters and prints `entries`; returns the number of lines printed.
+    @discardableResult
+    static func render(_ entries: [Entry], _ bytes: [UInt8], width: Int, _ context: TodoShContext) throws(TodoShExit) -> Int {
+        let settings = context.settings
+        let colors = TodoShColors(settings)
+        let hideCustom = settings.hideCustomSubstitution.isEmpty
+            ? nil : BasicRegex(settings.hideCustomSubstitution, ignoreCase: false)
+        // The `todo` name's extras (overdue highlighting, escaping for a terminal) need each line.
+        let modern = settings.modernListing && (settings.escapeControls || !settings.plain)
+        let needsLineWork = settings.hidePriorities || settings.hideProjects || settings.hideContexts
+            || hideCustom != nil || colors.colorsWords || modern
+        let filtered = !settings.disableFilter && settings.finalFilter != "cat"
+        let today = context.clock.today
+        func finish(_ numbered: [UInt8], into output: inout [UInt8]) {
+            var numbered = numbered
+            var overdue = false
+            if settings.modernListing, let space = numbered.firstIndex(of: 0x20) {
+                let text = numbered[(space + 1)...]
+                overdue = !settings.plain && text.contains(0x3A) && TodoItem(text).isOverdue(on: today)
+                if settings.escapeControls {
+                    numbered = Array(numbered[...space]) + TerminalText.escapingControls(text)
+                }
+            }
+            var line = colors.apply(numbered, hidePriority: settings.hidePriorities, overdue: overdue)
+            if settings.hideProjects { line = removingSigilWords(line, sigil: UInt8(ascii: "+")) }
+            if settings.hideContexts { line = removingSigilWords(line, sigil: UInt8(ascii: "@")) }
+            if let hideCustom { line = hideCustom.removingMatches(from: line) }
+            output += line
+            output.append(0x0A)
+        }
+        var output: [UInt8] = []
+        if settings.sortCommand == TodoShSettings.defaultSortCommand {
+            let order = sortedDefault(entries, bytes)
+            if !needsLineWork {
+                // The hot path: every line is `<linecolour>N text<DEFAULT>` and non-empty, so the
+                // count of printed lines is the count of entries (unless a final filter runs).
+                // Gathered in order first: independent loads the processor can overlap.
+                let ordered = order.map { entries[$0] }
+                output = renderSimple(ordered, unsorted: entries, bytes, width: width, colors)
+                if !filtered && !colors.lineColorsHoldNewline {
+                    if !output.isEmpty { context.sayBytes(output) }
+                    return entries.count
+                }
+            } else {
+                var numberBuffer: [UInt8] = []
+                for index in order {
+                    let entry = entries[index]
+                    numberBuffer.removeAll(keepingCapacity: true)
+                    appendNumber(entry.number, width: width, to: &numberBuffer)
+                    numberBuffer.append(0x20)
+                    numberBuffer += bytes[entry.start..<(entry.start + entry.length)]
+                    finish(numberBuffer, into: &output)
+                }
+            }
+        } else {
+            var input: [UInt8] = []
+            for entry in entries {
+                appendNumber(entry.number, width: width, to: &input)
+                input.append(0x20)
+                input += bytes[entry.start..<(entry.start + entry.length)]
+                input.append(0x0A)
+            }
+            for line in splitLines(runShell(settings.sortCommand, input: input, context)) {
+                finish(line, into: &output)
+            }
+        }
+        if filtered {
+            output = runShell(settings.finalFilter, input: output, context)
+        }
+        // todo.sh captures the output with $(…): trailing newlines go, one is printed back.
+        while output.last == 0x0A { output.removeLast() }
+        var shown = 0
+        if !output.isEmpty {
+            shown = 1 + countNewlines(output)
+            output.append(0x0A)
+            context.sayBytes(output)
+        }
+        return shown
+    }
+
+    /// The number of LF bytes in `bytes`.
+    static func countNewlines(_ bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBufferPointer { buffer -> Int in
+            guard let base = buffer.baseAddress else { return 0 }
+            var count = 0
+            var index = 0
+            while true {
+                index = Lines.findNewline(base, from: index, count: buffer.count)
+                if index == buffer.count { return count }
+                count += 1
+                index += 1
+            }
+        }
+    }
+
+    /// `<linecolour>N text<DEFAULT>\n` for each of `entries`, into one buffer sized up front.
+    /// `unsorted` holds the same entries in file order (sizing the output reads the text in order).
+    static func renderSimple(_ entries: [Entry], unsorted: [Entry], _ bytes: [UInt8], width: Int,
+                             _ colors: TodoShColors) -> [UInt8] {
+        // Colour classes: 0 none, 1 done, 2 + L for priority (L) where that colour is non-empty.
+        var palette: [[UInt8]] = [[], colors.doneColor]
+        palette += (UInt8(0x41)...UInt8(0x5A)).map { colors.priorityColor($0) }
+        let reset = colors.resetColor
+        let paletteSizes = palette.map { $0.isEmpty ? 0 : $0.count + reset.count }
+        @inline(__always) func colorClass(_ text: UnsafePointer<UInt8>, _ length: Int) -> Int {
+            if length >= 2, text[0] == UInt8(ascii: "x"), text[1] == 0x20 { return 1 }
+            if length >= 4, text[0] == 0x28, text[2] == 0x29, text[3] == 0x20, text[1] >= 0x41, text[1] <= 0x5A {
+                return 2 + Int(text[1] - 0x41)
+            }
+            return 0
+        }
+        return bytes.withUnsafeBufferPointer { buffer -> [UInt8] in
+            // Only empty lines could come from an empty buffer, and those are never entries.
+            guard let base = buffer.baseAddress else { return [] }
+            let limit = buffer.count
+            var total = 0
+            for entry in unsorted {
+                total += max(width, digits(entry.number)) + entry.length + 2
+                    + paletteSizes[colorClass(base + entry.start, entry.length)]
+            }
+            // 8 bytes of slack: text is copied a word at a time and may overrun its end.
+            var output = [UInt8](unsafeUninitializedCapacity: total + 8) { target, initialized in
+                guard let out = target.baseAddress else { return }
+                var offset = 0
+                @inline(__always) func put(_ bytes: [UInt8]) {
+                    bytes.withUnsafeBufferPointer { source in
+                        (out + offset).update(from: source.baseAddress!, count: source.count)
+                    }
+                    offset += bytes.count
+                }
+                // In blocks: first every line's colour class (its first bytes, one cache miss a
+                // line, all independent), then the copying, which finds the lines cached.
+                let block = 256
+                var classes = [Int](repeating: 0, count: block)
+                var blockStart = 0
+                while blockStart < entries.count {
+                    let blockEnd = min(entries.count, blockStart + block)
+                    for index in blockStart..<blockEnd {
+                        let entry = entries[index]
+                        classes[index - blockStart] = colorClass(base + entry.start, entry.length)
+                    }
+                    for index in blockStart..<blockEnd {
+                        let entry = entries[index]
+                        let text = base + entry.start
+                        let length = entry.length
+                        let color = classes[index - blockStart]
+                        let colored = paletteSizes[color] != 0
+                        if colored { put(palette[color]) }
+                        // The number, zero-padded to `width`, written from its last digit.
+                        var value = entry.number
+                        let size = max(width, digits(value))
+                        var position = offset + size - 1
+                        while position >= offset {
+                            out[position] = 0x30 &+ UInt8(truncatingIfNeeded: value % 10)
+                            value /= 10
+                            position -= 1
+                        }
+                        offset += size
+                        out[offset] = 0x20
+                        offset += 1
+                        if entry.start + length + 8 <= limit {
+                            let source = UnsafeRawPointer(text), target = UnsafeMutableRawPointer(out + offset)
+                            var copied = 0
+                            while copied < length {
+                                target.storeBytes(of: source.loadUnaligned(fromByteOffset: copied, as: UInt64.self),
+                                                  toByteOffset: copied, as: UInt64.self)
+                                copied += 8
+                            }
+                        } else if length > 0 {
+                            (out + offset).update(from: text, count: length)
+                        }
+                        offset += length
+                        if colored { put(reset) }
+                        out[offset] = 0x0A
+                        offset += 1
+                    }
+                    blockStart = blockEnd
+                }
+                initialized = offset
+            }
+            output.removeLast(output.count - total)
+            return output
+        }
+    }
+
+    /// The number zero-padded to `width`.
+    static func appendNumber(_ number: Int, width: Int, to buffer: inout [UInt8]) {
+        let size = max(width, digits(number))
+        let end = buffer.count + size
+        buffer.append(contentsOf: repeatElement(0x30, count: size))
+        var value = number
+        var position = end - 1
+        while value > 0 {
+            buffer[position] = 0x30 &+ UInt8(truncatingIfNeeded: value % 10)
+            value /= 10
+            position -= 1
+        }
+    }
+
+    /// Removes every "space + sigil + one or more graphic characters" (todo.sh's `-+`/`-@`).
+    static func removingSigilWords(_ line: [UInt8], sigil: UInt8) -> [UInt8] {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
+        func isGraph(_ byte: UInt8) -> Bool { (byte > 0x20 && byte < 0x7F) || byte >= 0x80 }
+        var result: [UInt8] = []
+        result.reserveCapacity(line.count)
+        var index = 0
+        while index < line.count {
+            if isSpace(line[index]), index + 2 < line.count, line[index + 1] == sigil, isGraph(line[index + 2]) {
+                index += 2
+                while index < line.count && isGraph(line[index]) { index += 1 }
+                continue
+            }
+            result.append(line[index])
+            index += 1
+        }
+        return result
+    }
+
+    static func splitLines(_ bytes: [UInt8]) -> [[UInt8]] {
+        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        return lines
+    }
+
+    /// `sh -c COMMAND` with `input` on stdin; returns its stdout.
+    static func runShell(_ command: String, input: [UInt8], _ context: TodoShContext) -> [UInt8] {
+        ProcessSpawning.run(["sh", "-c", command], environment: context.childEnvironment, input: input,
+                            captureOutput: true).output
+    }
+}
+
+extension TermFilter {
+    /// The terms of a listing under either name; under `todo` a term that grep would refuse (an
+    /// unmatched `[` or `\(`, an unknown class…) is a usage error naming the problem rather than
+    /// a silently empty or wrong listing.
+    init(checking arguments: [String], _ context: TodoShContext) throws(TodoShExit) {
+        if context.settings.personality == .todo {
+            for argument in arguments {
+                let term = argument.hasPrefix("-") ? String(argument.dropFirst()) : argument
+                if let problem = BasicRegex.syntaxError(Array(term.utf8), ignoreCase: true) {
+                    throw context.fail(.usage("'\(term)' is not a valid search term: \(problem)"))
+                }
+            }
+        }
+        self.init(arguments, plainText: context.settings.plainTextTerms)
+    }
+
+    /// Whether the listing line of `entry` (`<padded number> <text>`, the text todo.sh's grep sees)
+    /// passes every term.
+    func accepts(_ entry: TodoShListing.Entry, _ bytes: [UInt8], width: Int, scratch: inout [UInt8]) -> Bool {
+        guard !isEmpty else { return true }
+        scratch.removeAll(keepingCapacity: true)
+        var digits = 1
+        var rest = entry.filterNumber / 10
+        while rest > 0 { digits += 1; rest /= 10 }
+        if digits < width { scratch.append(contentsOf: repeatElement(0x20, count: width - digits)) }
+        TodoShListing.appendNumber(entry.filterNumber, width: 0, to: &scratch)
+        scratch.append(0x20)
+        scratch += bytes[entry.start..<(entry.start + entry.length)]
+        return accepts(scratch)
+    }
+}
