@@ -51,7 +51,11 @@ func checkFilter(_ bytes: [UInt8], _ log: inout FailureLog) {
         // `todo` refuses what grep refuses. The C library and grep differ on a few patterns, so
         // grep decides when the engine and the C library disagree.
         let problem = BasicRegex.syntaxError(input.pattern, ignoreCase: true)
-        if (problem == nil) != reference.isValid, !(problem == nil && reference.refusedOnlyForPOSIX) {
+        // Known differences, where grep's answer is certain: the C library refuses a repetition
+        // with nothing before it, which grep reads as text; grep alone refuses `[:space:]`.
+        let knownDifference = (problem == nil && reference.refusedOnlyForPOSIX)
+            || (reference.isValid && problem == BasicRegex.misspeltClassMessage)
+        if (problem == nil) != reference.isValid, !knownDifference {
             let grepAccepts = grepArbiter?.accepts(input)
             log.expect(grepAccepts == (problem == nil),
                        "syntaxError says \(problem ?? "valid"), the C library says \(reference.isValid ? "valid" : "invalid"), grep says \(grepAccepts.map { $0 ? "valid" : "invalid" } ?? "nothing") for \(quoted(input.pattern))")
@@ -61,12 +65,11 @@ func checkFilter(_ bytes: [UInt8], _ log: inout FailureLog) {
         // Undecided (a back-reference pattern past its step budget) counts as a match.
         let outcome = regex.matchOutcome(line)
         let found = outcome ?? true
-        log.expect(regex.matches(line) == found, "matches and matchOutcome disagree for \(quoted(input.pattern)) on line \(number + 1)")
         if let outcome {
             log.expect(outcome == (regex.firstMatch(in: line, from: 0) != nil),
                        "matchOutcome and firstMatch disagree for \(quoted(input.pattern)) on line \(number + 1)")
             // The automaton against the backtracking matcher, where the latter decides in budget.
-            if let backtracked = regex.backtrackingOutcome(line) {
+            if regex.runsAsAutomaton, let backtracked = regex.backtrackingOutcome(line) {
                 log.expect(backtracked == outcome,
                            "the automaton says \(outcome), backtracking says \(backtracked) for \(quoted(input.pattern)) on line \(number + 1)")
             }

@@ -13,7 +13,7 @@ struct BasicRegexTests {
     @Test(arguments: [
         // Ignoring case beyond ASCII; a character of several bytes is one atom.
         ("É", "café", true), ("CAFÉ\\>", "un café", true), ("[é]", "ÉCOLE", true), ("^é\\{2\\}x", "ééx", true),
-        ("ø", "ØRESUND", true), ("ß", "STRASSE", false),
+        ("ø", "ØRESUND", true), ("ß", "STRASSE", false), ("a\\Éb", "aéb", true),
         // Classes: all of Unicode, ignoring case as grep does.
         ("[[:alpha:]]", "ø", true), ("[[:upper:]]", "é", true), ("[[:digit:]]", "٣", false), ("\\w", "é", true),
         ("[[:space:]]", "\u{00A0}", false), ("[[:space:]]", "\u{2003}", true),
@@ -85,10 +85,12 @@ struct BasicRegexTests {
         ("\\(a", "Unmatched ( or \\("), ("a\\)", "Unmatched ) or \\)"), ("a\\", "Trailing backslash"),
         ("[[:foo:]]", "Invalid character class name"), ("[[.ab.]]", "Invalid collation character"),
         ("[z-a]", "Invalid range end"), ("[a-é]", "Invalid collation character"), ("[[=é=]]", "Invalid collation character"), ("[a-c-e]", "Invalid range end"), ("[[:alpha:]-z]", "Invalid range end"),
+        ("[a-[=b=]]", "Invalid range end"), ("[a-[:alpha]", "Unmatched [, [^, [:, [., or [="),
         ("\\1", "Invalid back reference"), ("\\(a\\)\\|\\1", "Invalid back reference"),
         ("a\\{1", "Unmatched \\{"), ("a\\{x\\}", "Invalid content of \\{\\}"), ("a\\{2,1\\}", "Invalid content of \\{\\}"),
         ("a\\{32768\\}", "Regular expression too big"), ("a\\{99999999999999999999\\}", "Regular expression too big"),
         ("[:space:]", "character class syntax is [[:space:]], not [:space:]"),
+        ("\\([\\{0,2\\}ab\\)\\25A^[-1-", "Invalid range end"), ("[b[-1", "Invalid range end"), ("[\u{1B}-1-", "Invalid range end"),
         ("[[:" + String(repeating: "a", count: 32) + ":]]", "Unmatched [, [^, [:, [., or [="),
     ])
     func syntaxErrorsAreGrepsOwn(pattern: String, message: String) {

@@ -149,17 +149,25 @@ extension BasicRegex {
                 case 0x53: return .set(BracketSet(classes: ["space"], negated: true))
                 case 0x60: return .lineStart
                 case 0x27: return .lineEnd
+                case 0x80...:
+                    // A stray `\` before a character of several bytes: that character, one atom.
+                    index -= 1
+                    return character()
                 default: return .literal(next)
                 }
             default:
                 guard byte >= 0x80 else { return .literal(byte) }
-                // A character of several bytes is one atom (`é*` repeats `é`), matched as a scalar and,
-                // ignoring case, as any of its case variants.
                 index -= 1
-                let (scalar, length) = BasicRegex.scalar(in: pattern, at: index)
-                index += length
-                return .set(BracketSet(scalars: ignoreCase ? BasicRegex.caseVariants(scalar) : [scalar]))
+                return character()
             }
+        }
+
+        /// The character starting at `index`, of several bytes: one atom (`é*` repeats `é`), matched
+        /// as a scalar and, ignoring case, as any of its case variants.
+        mutating func character() -> Node {
+            let (scalar, length) = BasicRegex.scalar(in: pattern, at: index)
+            index += length
+            return .set(BracketSet(scalars: ignoreCase ? BasicRegex.caseVariants(scalar) : [scalar]))
         }
 
         /// A bracket expression; `index` is just past the `[`.

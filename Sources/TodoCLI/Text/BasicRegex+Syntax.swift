@@ -18,6 +18,10 @@ extension BasicRegex {
         return validator.firstError()
     }
 
+    /// grep's own complaint about a set spelt like a class (`[:space:]`), which the C library
+    /// accepts as a set of colons and letters.
+    package static let misspeltClassMessage = "character class syntax is [[:space:]], not [:space:]"
+
     /// The character class names of POSIX, the only ones the C.UTF-8 locale knows.
     static let classNames: Set<String> = ["alpha", "upper", "lower", "digit", "xdigit", "space", "print",
                                           "punct", "graph", "cntrl", "blank", "alnum"]
@@ -196,10 +200,11 @@ extension BasicRegex {
                 var high: UInt32
                 if pattern[position] == 0x5B, position + 1 < pattern.count, [0x3A, 0x2E, 0x3D].contains(pattern[position + 1]) {
                     let kind = pattern[position + 1]
-                    guard kind == 0x2E else { return kind == 0x3A ? "Invalid range end" : Self.unmatchedBracket }
                     var close = position + 2
                     while close + 1 < pattern.count, !(pattern[close] == kind && pattern[close + 1] == 0x5D) { close += 1 }
                     guard close + 1 < pattern.count, close - (position + 2) < 32 else { return Self.unmatchedBracket }
+                    // Only a collating element `[.x.]` can end a range; a class or `[=x=]` cannot.
+                    guard kind == 0x2E else { return "Invalid range end" }
                     let name = Array(pattern[(position + 2)..<close])
                     guard name.count == 1, name[0] < 0x80 else { return "Invalid collation character" }
                     high = BasicRegex.scalar(in: name, at: 0).0
@@ -214,15 +219,16 @@ extension BasicRegex {
                 if ignoreCase ? BasicRegex.uppercased(low) > BasicRegex.uppercased(high) : low > high {
                     return "Invalid range end"
                 }
-                // A range cannot start another one (`[a-c-e]`).
-                if position + 1 < pattern.count, pattern[position] == 0x2D, pattern[position + 1] != 0x5D {
+                // A range cannot start another one (`[a-c-e]`, also `[a-c-` at the very end).
+                if position < pattern.count, pattern[position] == 0x2D,
+                   position + 1 == pattern.count || pattern[position + 1] != 0x5D {
                     return "Invalid range end"
                 }
             }
             guard position < pattern.count else { return Self.unmatchedBracket }
             let content = pattern[contentStart..<position]
             if content.count > 2, content.first == 0x3A, content.last == 0x3A, !hasStructure, misspeltClass == nil {
-                misspeltClass = "character class syntax is [[:space:]], not [:space:]"
+                misspeltClass = BasicRegex.misspeltClassMessage
             }
             index = position + 1
             return nil

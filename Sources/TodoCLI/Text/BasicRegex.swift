@@ -69,7 +69,7 @@ package struct BasicRegex: Sendable {
 
     /// The most steps the backtracking matcher takes on one text. Back-references make matching
     /// NP-hard, so some patterns take exponential time; past the budget the answer is undecided.
-    static let backtrackingBudget = 200_000
+    static let backtrackingBudget = 20_000
 
     /// Whether the pattern matches anywhere in `text`. A line on which a back-reference pattern
     /// stays undecided (see `matchOutcome`) counts as matching: a listing shows a line too many
@@ -117,6 +117,9 @@ package struct BasicRegex: Sendable {
         // Undecided: no match, so an edit made with it (sed's `s///`) leaves the text as it was.
         return matcher.isExhausted ? nil : found
     }
+
+    /// Whether the pattern runs as an automaton (it has no back-reference and fits the size limit).
+    package var runsAsAutomaton: Bool { program != nil }
 
     /// Whether the backtracking matcher finds a match in `text` (nil when past its budget),
     /// whatever the pattern: the reference the automaton is tested against.
