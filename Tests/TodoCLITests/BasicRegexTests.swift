@@ -50,6 +50,12 @@ struct BasicRegexTests {
         #expect(BasicRegex("m", ignoreCase: false).removingMatches(from: bytes("smell Mom")) == bytes("sell Mo"))
     }
 
+    @Test func aDecreasingIntervalMatchesNothing() {
+        // grep refuses it (`todo` does too); todo.sh's own uses of the engine then find nothing.
+        #expect(!BasicRegex("a\\{3,2\\}", ignoreCase: false).matches(bytes("aaaa")))
+        #expect(BasicRegex("a\\{3,2\\}", ignoreCase: false).firstMatch(in: bytes("aaaa"), from: 0) == nil)
+    }
+
     @Test func aBackReferenceStillMatchesByBacktracking() {
         let regex = BasicRegex("\\(ab*\\)x\\1", ignoreCase: true)
         #expect(regex.matches(bytes("abbxABB")))

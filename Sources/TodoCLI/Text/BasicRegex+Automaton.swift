@@ -170,6 +170,9 @@ extension BasicRegex {
             case .group(_, let branches):
                 return emit(branches, into: &code)
             case .repetition(let inner, let low, let high):
+                // A decreasing interval (`\{3,2\}`, which grep refuses) matches nothing; left to
+                // the backtracking matcher, which reads it so.
+                if let high, high < low { return false }
                 for _ in 0..<low {
                     guard emit(inner, into: &code) else { return false }
                 }
