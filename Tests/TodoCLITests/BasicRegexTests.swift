@@ -96,7 +96,7 @@ struct BasicRegexTests {
         ("a\\{1", "Unmatched \\{"), ("a\\{x\\}", "Invalid content of \\{\\}"), ("a\\{2,1\\}", "Invalid content of \\{\\}"),
         ("a\\{32768\\}", "Regular expression too big"), ("a\\{99999999999999999999\\}", "Regular expression too big"),
         ("[:space:]", "character class syntax is [[:space:]], not [:space:]"),
-        ("\\([\\{0,2\\}ab\\)\\25A^[-1-", "Invalid range end"), ("[b[-1", "Invalid range end"), ("[\u{1B}-1-", "Invalid range end"),
+        ("\\([\\{0,2\\}ab\\)\\25A^[-1-", "Invalid range end"), ("[b[-1", "Invalid range end"), ("^^\\{1,x\\}", "Invalid content of \\{\\}"), ("a\\|^*\\{1", "Unmatched \\{"), ("[\u{1B}-1-", "Invalid range end"),
         ("[[:" + String(repeating: "a", count: 32) + ":]]", "Unmatched [, [^, [:, [., or [="),
     ])
     func syntaxErrorsAreGrepsOwn(pattern: String, message: String) {
@@ -104,7 +104,7 @@ struct BasicRegexTests {
     }
 
     @Test(arguments: ["a\\{1,\\}", "a\\{,2\\}", "\\{1", "*a", "[]a]", "[a-]", "[:a-z:]", "\\(a\\)\\1", "x\\|\\(a\\)\\1",
-                      "[a-`]", "\\b\\{1", "a\\{32767\\}", "[[:alpha:][:digit:]]", "[[.-.]]", "[\\]"])
+                      "[a-`]", "\\b\\{1", "^\\{1,x", "a\\{32767\\}", "[[:alpha:][:digit:]]", "[[.-.]]", "[\\]"])
     func patternsGrepAcceptsAreValid(pattern: String) {
         #expect(BasicRegex.syntaxError(bytes(pattern), ignoreCase: true) == nil)
     }

@@ -38,6 +38,8 @@ extension BasicRegex {
         var frames: [(group: Int, initial: Set<Int>, accumulated: Set<Int>)] = [(0, [], [])]
         /// Whether a repetition here would repeat something (else `\{` is literal text).
         var afterAtom = false
+        /// Whether nothing has been read yet in this branch: only there is `^` an anchor.
+        var atBranchStart = true
 
         static let unmatchedBracket = "Unmatched [, [^, [:, [., or [="
 
@@ -58,13 +60,15 @@ extension BasicRegex {
 
         mutating func firstError() -> String? {
             while let current = byte(0) {
+                let branchStart = atBranchStart
+                atBranchStart = false
                 switch current {
                 case 0x5C:
                     if let error = escape() { return error }
                 case 0x5B:
                     if let error = bracket() { return error }
                     afterAtom = true
-                case 0x5E where !afterAtom:
+                case 0x5E where branchStart:
                     // `^` at the start of a branch is an anchor: a repetition after it is literal.
                     index += 1
                 default:
@@ -83,6 +87,7 @@ extension BasicRegex {
                 groupCount += 1
                 frames.append((groupCount, closedGroups, []))
                 afterAtom = false
+                atBranchStart = true
             case 0x29:
                 guard frames.count > 1, let frame = frames.popLast() else { return "Unmatched ) or \\)" }
                 closedGroups.formUnion(frame.accumulated)
@@ -102,6 +107,7 @@ extension BasicRegex {
                 frames[innermost].accumulated.formUnion(closedGroups)
                 closedGroups = frames[innermost].initial
                 afterAtom = false
+                atBranchStart = true
             default:
                 afterAtom = true
             }
