@@ -91,7 +91,7 @@ struct BasicRegexTests {
         ("\\(a", "Unmatched ( or \\("), ("a\\)", "Unmatched ) or \\)"), ("a\\", "Trailing backslash"),
         ("[[:foo:]]", "Invalid character class name"), ("[[.ab.]]", "Invalid collation character"),
         ("[z-a]", "Invalid range end"), ("[a-é]", "Invalid collation character"), ("[[=é=]]", "Invalid collation character"), ("[a-c-e]", "Invalid range end"), ("[[:alpha:]-z]", "Invalid range end"),
-        ("[a-[=b=]]", "Invalid range end"), ("[a-[:alpha]", "Unmatched [, [^, [:, [., or [="),
+        ("[a-[=b=]]", "Invalid range end"), ("[[=e=]-z]", "Invalid range end"), ("[a-[:alpha]", "Unmatched [, [^, [:, [., or [="),
         ("\\1", "Invalid back reference"), ("\\(a\\)\\|\\1", "Invalid back reference"),
         ("a\\{1", "Unmatched \\{"), ("a\\{x\\}", "Invalid content of \\{\\}"), ("a\\{2,1\\}", "Invalid content of \\{\\}"),
         ("a\\{32768\\}", "Regular expression too big"), ("a\\{99999999999999999999\\}", "Regular expression too big"),

@@ -191,8 +191,8 @@ extension BasicRegex {
                         return "Invalid collation character"
                     }
                     position = close + 2
-                    // A class cannot start a range; a collating element can.
-                    if kind == 0x3A, position + 1 < pattern.count, pattern[position] == 0x2D, pattern[position + 1] != 0x5D {
+                    // A class or an equivalence class cannot start a range; a collating element can.
+                    if kind != 0x2E, position + 1 < pattern.count, pattern[position] == 0x2D, pattern[position + 1] != 0x5D {
                         return "Invalid range end"
                     }
                     continue
