@@ -45,9 +45,10 @@ extension BasicRegex {
 
         /// Ignoring case, a range's ends are compared in uppercase (`[a-\`]` is valid with `-i`).
         let ignoreCase: Bool
-        /// grep's own complaint about a set spelt like a class (`[:space:]`): reported only when the
-        /// C library, which reads the pattern first, finds nothing else wrong.
-        var misspeltClass: String?
+        /// grep's own complaints (a set spelt like a class, `[:space:]`; an escape inside an interval
+        /// other than `\}`): the first is reported only when the C library, which reads the pattern
+        /// first, finds nothing wrong.
+        var deferred: String?
 
         init(pattern: [UInt8], ignoreCase: Bool) {
             self.pattern = pattern
@@ -76,7 +77,7 @@ extension BasicRegex {
                     afterAtom = true
                 }
             }
-            return frames.count == 1 ? misspeltClass : "Unmatched ( or \\("
+            return frames.count == 1 ? deferred : "Unmatched ( or \\("
         }
 
         /// At a `\`.
@@ -128,9 +129,12 @@ extension BasicRegex {
                     let current = pattern[position]
                     if current == 0x5C, position + 1 < pattern.count {
                         if pattern[position + 1] == 0x7D { position += 2; return (value, .close) }
-                        // Any other escape is a character that is no digit.
-                        value = -1
+                        // grep's own parser refuses any other escape here; the C library reads
+                        // `\,` as a comma and any other as a character that is no digit.
+                        if deferred == nil { deferred = "invalid content of \\{\\}" }
                         position += 2
+                        if pattern[position - 1] == 0x2C { return (value, .comma) }
+                        value = -1
                         continue
                     }
                     position += 1
@@ -233,8 +237,8 @@ extension BasicRegex {
             }
             guard position < pattern.count else { return Self.unmatchedBracket }
             let content = pattern[contentStart..<position]
-            if content.count > 2, content.first == 0x3A, content.last == 0x3A, !hasStructure, misspeltClass == nil {
-                misspeltClass = BasicRegex.misspeltClassMessage
+            if content.count > 2, content.first == 0x3A, content.last == 0x3A, !hasStructure, deferred == nil {
+                deferred = BasicRegex.misspeltClassMessage
             }
             index = position + 1
             return nil
