@@ -65,6 +65,17 @@ struct BasicRegexTests {
         #expect(nested.matchOutcome(bytes(String(repeating: "a", count: 400))) == false)
     }
 
+    @Test(arguments: [
+        // An empty iteration of a starred group sets its capture (filter finding): grep matches all
+        // of these, with `\1` empty.
+        ("\\(\\|\\)*\\1", ""), ("\\(a*\\)*\\1", "b"), ("\\(a*\\)*b\\1", "b"), ("^\\(a\\|b*\\)*c\\1$", "aac"),
+        ("^\\(a\\|b*\\)*c\\1$", "aaca"),
+    ])
+    func anEmptyIterationSetsTheCaptureABackReferenceReads(pattern: String, text: String) {
+        #expect(BasicRegex(pattern, ignoreCase: true).matches(bytes(text)))
+        #expect(!BasicRegex("\\(a\\)*\\1", ignoreCase: true).matches(bytes("b")))
+    }
+
     /// Random patterns without back-references, from pieces that nest and repeat: the automaton
     /// and the backtracking matcher give the same answer wherever the latter decides in budget.
     @Test func automatonAgreesWithBacktracking() {

@@ -70,7 +70,10 @@ extension BasicRegex {
                          _ next: (Int) -> Bool) -> Bool {
             if high.map({ count < $0 }) ?? true {
                 if match(node, at: position, { end in
-                    guard end != position || count < low else { return false }
+                    // An empty iteration past the minimum ends the loop, keeping the captures it
+                    // set, as the C library does: `\(\|\)*\1` matches an empty line, and
+                    // `^\(a\|b*\)*c\1$` matches `aac` with `\1` empty.
+                    guard end != position || count < low else { return next(end) }
                     return self.repeatMatch(node, count: count + 1, low: low, high: high, at: end, next)
                 }) { return true }
             }
