@@ -21,6 +21,16 @@ public func runTodoShBenchmark(todoBinary: String, sizes: [Int]) -> String {
     return bench.run(sizes: sizes)
 }
 
+/// The write path of the name `todo` on a file of `lines` lines, against genuine todo.sh in the same
+/// run: `todo add` against todo.sh's `add`, `todo do N` against `todo.sh -A do N` (both without
+/// auto-archive), and the peak memory of `todo ls` against the file's size. Returns the report
+/// (Markdown) and whether every target was met.
+public func runWritePathBenchmark(todoBinary: String, lines: Int) -> (report: String, ok: Bool) {
+    let bench = TodoShBench(todoBinary: todoBinary)
+    defer { bench.cleanUp() }
+    return bench.runWritePath(lines: lines)
+}
+
 /// A seeded todo.txt generator: priorities on ~30% of open tasks, creation and completion dates,
 /// +projects, @contexts, due: and uid: tags, ~30% done, 40–90 byte lines, thousands of distinct words.
 public struct TodoShSampleGenerator {
@@ -113,6 +123,7 @@ private struct TodoShBench {
         for directory in [home, home + "/.todo", todoDirectory, root + "/bin"] { mkdir(directory, 0o755) }
         ours = root + "/bin/todo.sh"
         symlink(todoBinary, ours)
+        symlink(todoBinary, root + "/bin/todo")
         let config = """
             export TODO_DIR="\(todoDirectory)"
             export TODO_FILE="$TODO_DIR/todo.txt"
@@ -128,7 +139,7 @@ private struct TodoShBench {
     func cleanUp() {
         for name in ["todo/todo.txt", "todo/done.txt", "todo/report.txt", "todo/todo.txt.bak",
                      "todo/.todo.txt.lock", "todo/.done.txt.lock", "todo/.report.txt.lock",
-                     "home/.todo/config", "bin/todo.sh", "out-ours", "out-genuine"] {
+                     "home/.todo/config", "bin/todo.sh", "bin/todo", "out-ours", "out-genuine"] {
             unlink(root + "/" + name)
         }
         for name in ["todo", "home/.todo", "home", "bin", ""] { rmdir(root + "/" + name) }
@@ -170,6 +181,12 @@ private struct TodoShBench {
 
     /// Runs `argv` with stdout to `outputPath` (or /dev/null), stderr to /dev/null; returns seconds.
     func time(_ argv: [String], outputPath: String? = nil) -> Double {
+        run(argv, outputPath: outputPath).seconds
+    }
+
+    /// Runs `argv` as `time` does; returns the wall-clock seconds, the peak resident set size in
+    /// bytes (`wait4`'s `ru_maxrss`) and the exit status.
+    func run(_ argv: [String], outputPath: String? = nil) -> (seconds: Double, peakBytes: Int, status: Int32) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -184,10 +201,12 @@ private struct TodoShBench {
         }
         let start = TodoShBench.now()
         var pid: pid_t = 0
-        guard posix_spawn(&pid, argv[0], &actions, nil, cArguments, cEnvironment) == 0 else { return .nan }
+        guard posix_spawn(&pid, argv[0], &actions, nil, cArguments, cEnvironment) == 0 else { return (.nan, 0, -1) }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return TodoShBench.now() - start
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let exited = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (TodoShBench.now() - start, usage.ru_maxrss * 1024, exited)
     }
 
     struct Timing {
@@ -215,6 +234,73 @@ private struct TodoShBench {
     static func ratio(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)×"
+    }
+
+    /// See `runWritePathBenchmark`. Each command runs on a fresh copy of the same seeded file; a
+    /// run that exits non-zero fails the section (a fast wrong answer is no result).
+    func runWritePath(lines size: Int) -> (report: String, ok: Bool) {
+        let todoPath = todoDirectory + "/todo.txt", donePath = todoDirectory + "/done.txt"
+        var generator = TodoShSampleGenerator(seed: 20_240_501)
+        let file = generator.file(lines: size)
+        let restore = {
+            TodoShBench.write(file, to: todoPath)
+            TodoShBench.write([], to: donePath)
+        }
+        // The first open task: both tools then complete the same line.
+        var target = 1
+        var lineGenerator = TodoShSampleGenerator(seed: 20_240_501)
+        for index in 1...max(size, 1) {
+            let line = lineGenerator.line()
+            if !(line.count >= 2 && line[0] == 0x78 && line[1] == 0x20) { target = index; break }
+        }
+        let todo = root + "/bin/todo"
+        var report = "# write path of `todo`\n\n"
+        report += "genuine: \(genuine); ours: \(todoBinary) (as todo, `-f FILE`). \(size) lines, "
+        report += "\(file.count / 1_000_000) MB; wall clock, best (median) of 5 runs, each on a fresh copy.\n\n"
+        report += "| command | todo.sh best (median) | todo best (median) | ratio (best) | target | result |\n"
+        report += "|---|---|---|---|---|---|\n"
+        var failures = 0
+        var failedRuns: [String] = []
+        let task = "call the plumber +house @phone due:2024-06-01"
+        for (label, theirArguments, ourArguments) in [
+            ("add", ["add", task], ["-f", todoPath, "add", task]),
+            ("do \(target)", ["-A", "do", String(target)], ["-f", todoPath, "do", String(target)]),
+        ] {
+            var theirs: [Double] = [], mine: [Double] = []
+            for _ in 0..<5 {
+                restore()
+                theirs.append(time([genuine] + theirArguments))
+                restore()
+                let outcome = run([todo] + ourArguments)
+                if outcome.status != 0 { failedRuns.append("`todo \(ourArguments.joined(separator: " "))` exited \(outcome.status)") }
+                mine.append(outcome.seconds)
+            }
+            theirs.sort()
+            mine.sort()
+            let ratio = theirs[0] / mine[0]
+            let pass = ratio >= 3
+            if !pass { failures += 1 }
+            report += "| `\(label)` | \(TodoShBench.milliseconds(theirs[0])) (\(TodoShBench.milliseconds(theirs[2]))) "
+            report += "| \(TodoShBench.milliseconds(mine[0])) (\(TodoShBench.milliseconds(mine[2]))) "
+            report += "| \(TodoShBench.ratio(ratio)) | ≥ 3× | \(pass ? "PASS" : "FAIL") |\n"
+        }
+        restore()
+        var peaks: [Int] = []
+        for _ in 0..<3 {
+            let outcome = run([todo, "-f", todoPath, "ls"])
+            if outcome.status != 0 { failedRuns.append("`todo ls` exited \(outcome.status)") }
+            peaks.append(outcome.peakBytes)
+        }
+        let peak = peaks.max() ?? 0
+        let times = Double(peak) / Double(max(file.count, 1))
+        let memoryPass = times <= 2
+        if !memoryPass { failures += 1 }
+        report += "\n| `todo ls` peak resident (largest of 3) | file | peak / file | target | result |\n|---|---|---|---|---|\n"
+        report += "| \(peak / 1_000_000) MB | \(file.count / 1_000_000) MB | \(TodoShBench.ratio(times)) | ≤ 2× | \(memoryPass ? "PASS" : "FAIL") |\n"
+        failures += failedRuns.count
+        report += failedRuns.map { "- \($0)\n" }.joined()
+        report += "\n\(failures == 0 ? "all targets met" : "\(failures) target(s) missed")\n"
+        return (report, failures == 0)
     }
 
     mutating func run(sizes: [Int]) -> String {

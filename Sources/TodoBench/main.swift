@@ -2,7 +2,7 @@
 //
 //   TodoBench [--sizes 10k,100k,1M] [--seed N] [--runs N] [--sections name,name] [--strict]
 //   TodoBench todo-sort [--lines 1M] [--runs N] [--small-runs N] [--seed N] [--todo PATH]
-//   TodoBench watch-latency | todosh [TODO_BINARY] | merge
+//   TodoBench watch-latency | todosh [TODO_BINARY] | write-path [TODO_BINARY] | merge
 //
 // The first form is the library table below; the others are whole-process and merge sections, each
 // in its own file (TodoSortProcessBenchmark, WatchLatencyBenchmark, TodoShBenchmark, MergeBenchmark).
@@ -285,6 +285,11 @@ case "todosh":
     let todoBinary = subcommandArguments.dropFirst().first ?? watchLatencyTodoBinary()
     print(runTodoShBenchmark(todoBinary: todoBinary, sizes: [10_000, 100_000, 1_000_000]), terminator: "")
     exit(0)
+case "write-path":
+    let todoBinary = subcommandArguments.dropFirst().first ?? watchLatencyTodoBinary()
+    let (report, ok) = runWritePathBenchmark(todoBinary: todoBinary, lines: 1_000_000)
+    print(report, terminator: "")
+    exit(ok ? 0 : 1)
 case "merge":
     print(runMergeBenchmark(lines: 100_000, seed: 42))
     exit(0)

@@ -185,7 +185,6 @@ extension TodoMerge {
     /// tasks archived on either side, whether the file is a done file, the labels git gives the sides.
     public static func threeWay(base: TodoDocument, ours: TodoDocument, theirs: TodoDocument,
                                 options: ThreeWayOptions) -> MergeResult {
-        let markerSize = options.markerSize
         let oursBytes = ours.rendered(), theirsBytes = theirs.rendered(), baseBytes = base.rendered()
         if sameBytes(oursBytes[...], theirsBytes[...]) || sameBytes(theirsBytes[...], baseBytes[...]) {
             return MergeResult(document: TodoDocument(bytes: oursBytes), conflicts: [], reports: [])

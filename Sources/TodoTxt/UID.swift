@@ -208,33 +208,74 @@ extension TodoDocument {
     /// line's end) and the start of one (`ByteScanning.startsWord`: the same word starts `TodoItem`
     /// sees). `uuid:VALUE` matches too, as it ends in `uid:VALUE`.
     ///
-    /// Complexity: O(n) bytes, no allocation per line.
+    /// May over-reject (a line an edit has replaced still counts), never under-reject: the parsed
+    /// bytes are searched whole, then every edited line on its own.
+    ///
+    /// Complexity: O(n) bytes in vector steps (`ByteSearch`), no allocation per line.
     public func mentionsUID(_ value: String) -> Bool {
         let needle = Array("uid:\(value)".utf8)
-        guard let first = needle.first else { return false }
-        var found = false
-        withLineBuffers { _, line in
-            guard !found, line.count >= needle.count else { return }
-            let lead = TodoItem.leadingMarkLength(line)
-            var index = 0
-            let last = line.count - needle.count
-            while index <= last {
-                if line[index] == first {
-                    var matched = true
-                    for offset in 1..<needle.count where line[index + offset] != needle[offset] {
-                        matched = false
-                        break
-                    }
-                    let end = index + needle.count
-                    if matched && (end == line.count || ByteScanning.whitespaceLength(line, at: end) > 0)
-                        && (ByteScanning.startsWord(line, at: index, lead: lead) || (index > 0 && line[index - 1] == 0x75)) {
-                        found = true
-                        return
-                    }
+        let begin = hasByteOrderMark ? 3 : 0
+        if UID.mentions(needle, inLinesOf: storage, from: begin) { return true }
+        guard !edits.isEmpty else { return false }
+        return edits.withUnsafeBufferPointer { edited in
+            needle.withUnsafeBufferPointer { needleBuffer in
+                records.contains { record in
+                    guard record.start < 0 else { return false }
+                    let start = -1 - record.start
+                    let line = UnsafeBufferPointer(rebasing: edited[start..<(start + record.length)])
+                    return UID.mentions(needleBuffer, inLine: line)
                 }
-                index += 1
             }
         }
-        return found
+    }
+}
+
+extension UID {
+    /// Whether `needle` (`uid:VALUE`) occurs in a line of `bytes[begin...]` as `mentionsUID` counts
+    /// it. Lines are split as `TodoDocument` splits them (LF, a CR before it not content), so
+    /// this answers for a file's bytes without parsing them; `begin` skips a byte order mark.
+    package static func mentions(_ needle: [UInt8], inLinesOf bytes: [UInt8], from begin: Int = 0) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            needle.withUnsafeBufferPointer { needleBuffer in
+                guard let base = buffer.baseAddress, begin < buffer.count else { return false }
+                let count = buffer.count
+                var index = begin
+                while true {
+                    index = ByteSearch.firstIndex(of: needleBuffer, in: base, from: index, to: count)
+                    guard index < count else { return false }
+                    // The line around the candidate, exactly as `TodoDocument.splitLines` cuts it.
+                    var lineStart = index
+                    while lineStart > begin && base[lineStart - 1] != 0x0A { lineStart -= 1 }
+                    let lineFeed = ByteSearch.firstIndex(of: 0x0A, in: base, from: index, to: count)
+                    let lineEnd = lineFeed < count && lineFeed > lineStart && base[lineFeed - 1] == 0x0D ? lineFeed - 1 : lineFeed
+                    let line = UnsafeBufferPointer(rebasing: buffer[lineStart..<lineEnd])
+                    if mentions(needleBuffer, inLine: line, at: index - lineStart) { return true }
+                    index += 1
+                }
+            }
+        }
+    }
+
+    /// Whether `needle` occurs in `line` as a whole word (see `TodoDocument.mentionsUID`).
+    static func mentions(_ needle: UnsafeBufferPointer<UInt8>, inLine line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = line.baseAddress else { return false }
+        var index = 0
+        while true {
+            index = ByteSearch.firstIndex(of: needle, in: base, from: index, to: line.count)
+            guard index < line.count else { return false }
+            if mentions(needle, inLine: line, at: index) { return true }
+            index += 1
+        }
+    }
+
+    /// Whether the occurrence of `needle` at `index` of `line` is a whole word: followed by
+    /// whitespace or the line's end, and starting a word, or preceded by `u` (`uuid:`).
+    @inline(__always)
+    static func mentions(_ needle: UnsafeBufferPointer<UInt8>, inLine line: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        let end = index + needle.count
+        guard end <= line.count else { return false }
+        guard end == line.count || ByteScanning.whitespaceLength(line, at: end) > 0 else { return false }
+        let lead = TodoItem.leadingMarkLength(line)
+        return ByteScanning.startsWord(line, at: index, lead: lead) || (index > 0 && line[index - 1] == 0x75)
     }
 }

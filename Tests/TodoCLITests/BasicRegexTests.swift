@@ -76,6 +76,18 @@ struct BasicRegexTests {
         #expect(!BasicRegex("\\(a\\)*\\1", ignoreCase: true).matches(bytes("b")))
     }
 
+    @Test func nestingDeeperThanTheLimitIsUndecidedNotACrash() {
+        // Each starred iteration nests one call inside the last: a line this long would nest past
+        // the limit (and, before it existed, past the stack under the address sanitizer).
+        let regex = BasicRegex("\\(x\\)*\\1y", ignoreCase: false)
+        let long = bytes(String(repeating: "x", count: BasicRegex.backtrackingDepthLimit * 2) + "y")
+        let undecided = regex.matchOutcome(long) == nil, shown = regex.matches(long)
+        #expect(undecided)
+        #expect(shown, "undecided lines are shown")
+        #expect(regex.matchOutcome(bytes("xxxy")) == true)
+        #expect(regex.matchOutcome(bytes("xxxz")) == false)
+    }
+
     /// Random patterns without back-references, from pieces that nest and repeat: the automaton
     /// and the backtracking matcher give the same answer wherever the latter decides in budget.
     @Test func automatonAgreesWithBacktracking() {

@@ -102,3 +102,39 @@ import TodoTestSupport
         }
     }
 }
+
+@Suite struct NeedleSearchTests {
+    /// The first index of `needle` in `haystack[from..<to]` by plain comparison: the reference.
+    func naiveIndex(of needle: [UInt8], in haystack: [UInt8], from: Int, to end: Int) -> Int {
+        guard !needle.isEmpty, end - from >= needle.count else { return end }
+        for index in from...(end - needle.count) where Array(haystack[index..<(index + needle.count)]) == needle {
+            return index
+        }
+        return end
+    }
+
+    /// Seeded property: over a two-letter alphabet (so partial matches, overlapping matches and
+    /// matches across the sixteen-byte steps are common), every range of every haystack gives the
+    /// reference's answer.
+    @Test func agreesWithPlainComparison() {
+        let settings = PropertySettings(defaultSeed: 0x5EED_2EED, defaultCount: 3_000)
+        var random = SplitMix64(seed: settings.seed)
+        var failures = 0
+        for _ in 0..<settings.count {
+            let haystack = (0..<Int(random.next() % 70)).map { _ in UInt8(0x61 + random.next() % 2) }
+            let needle = (0..<Int(random.next() % 6)).map { _ in UInt8(0x61 + random.next() % 2) }
+            let from = haystack.isEmpty ? 0 : Int(random.next() % UInt64(haystack.count))
+            let to = from + Int(random.next() % UInt64(haystack.count - from + 1))
+            let found = haystack.withUnsafeBufferPointer { buffer -> Int in
+                guard let base = buffer.baseAddress else { return to }
+                return needle.withUnsafeBufferPointer { ByteSearch.firstIndex(of: $0, in: base, from: from, to: to) }
+            }
+            let expected = naiveIndex(of: needle, in: haystack, from: from, to: to)
+            if found != expected {
+                failures += 1
+                if failures <= 3 { Issue.record("seed \(settings.seed): \(show(needle)) in \(show(haystack))[\(from)..<\(to)]: \(found) != \(expected)") }
+            }
+        }
+        #expect(failures == 0, "seed \(settings.seed)")
+    }
+}

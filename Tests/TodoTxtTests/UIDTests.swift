@@ -236,6 +236,42 @@ import TodoTestSupport
         #expect(document.mentionsUID("nbsp33"))
     }
 
+    /// The scan runs over the parsed bytes whole and over edited lines one by one: a uid moved
+    /// into the edit buffer, one beside other edited content, one on a CRLF line and one on the
+    /// last line without a terminator all count; one that is only part of a word does not.
+    @Test func findsUIDsInEditedLinesAndAtLineEnds() {
+        var document = TodoDocument("a uid:crlf01\r\nb\nc\nd uid:last01")
+        #expect(document.mentionsUID("crlf01"))
+        #expect(document.mentionsUID("last01"))
+        document.replaceContent(at: 1, with: Array("edited x".utf8))
+        document.replaceContent(at: 2, with: Array("uid:edit01 +p".utf8))
+        #expect(document.mentionsUID("edit01"), "a uid at the start of an edited line, after other edited bytes")
+        #expect(!document.mentionsUID("dit01"))
+        #expect(!TodoDocument("seeuid:word01\n").mentionsUID("word01"))
+        #expect(!TodoDocument("uid:part01x\n").mentionsUID("part01"))
+    }
+
+    /// Seeded property: in random documents (CRLF, byte order marks, Unicode spaces, edits), every
+    /// uid the parser reads counts as mentioned.
+    @Test func neverMissesAUIDTheParserReads() {
+        let settings = PropertySettings(defaultSeed: 0x01D5_CA11, defaultCount: 2_000)
+        var random = SplitMix64(seed: settings.seed)
+        let pieces = ["uid:ab12cd", "uid:zz", "uuid:ab12cd", "x ", " ", "\u{3000}", "\u{FEFF}", "\r\n", "\n", "\r", "word", "uid:"]
+        for _ in 0..<settings.count {
+            let text = (0..<Int(random.next() % 12)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+            var document = TodoDocument(text)
+            if document.lineCount > 0, random.next() % 2 == 0 {
+                let line = Int(random.next() % UInt64(document.lineCount))
+                let replacement = (0..<Int(random.next() % 4)).map { _ in pieces[Int(random.next() % 3)] }.joined(separator: " ")
+                document.replaceContent(at: line, with: Array(("e " + replacement).utf8))
+            }
+            for index in 0..<document.lineCount {
+                guard let uid = document.item(at: index).uid else { continue }
+                #expect(document.mentionsUID(uid), "seed \(settings.seed): \(show(document.rendered())) line \(index + 1)")
+            }
+        }
+    }
+
     @Test func generationAvoidsUIDsInBothFiles() {
         let taken = TodoDocument("x uid:a00000\n")
         var generator = ReplayGenerator(uidDraws("a00000") + uidDraws("b11111"))

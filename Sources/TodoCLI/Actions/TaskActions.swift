@@ -248,7 +248,8 @@ enum TaskActions {
                 return .unchanged(message: "\(file.path): \(shown) is already marked done")
             }
             document.replaceContent(at: index, with: edited)
-            if settings.addsRecurrence { recurring.append((shown, Array(item.content))) }
+            // Only a `rec:` task has a next instance (and needs a fresh uid scanned for).
+            if settings.addsRecurrence, item.recurrence != .absent { recurring.append((shown, Array(item.content))) }
             return .changed(number: shown, line: edited, report: "\(TodoShContext.prefix(of: file.path)): \(shown) marked as done.")
         }
         if settings.autoArchive {

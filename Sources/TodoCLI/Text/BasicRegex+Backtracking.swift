@@ -11,7 +11,9 @@ extension BasicRegex {
 
         /// Steps left before the backtracking matcher gives up (see `backtrackingBudget`).
         private var stepsLeft = BasicRegex.backtrackingBudget
-        /// Whether the budget ran out: every answer since is "no match", and the caller must not
+        /// How many `match` calls are active, one inside the other.
+        private var depth = 0
+        /// Whether the budget or the depth limit ran out: every answer since is "no match", and the caller must not
         /// trust it.
         var isExhausted: Bool { stepsLeft <= 0 }
 
@@ -44,6 +46,12 @@ extension BasicRegex {
         func match(_ node: Node, at position: Int, _ next: (Int) -> Bool) -> Bool {
             stepsLeft -= 1
             guard stepsLeft > 0 else { return false }
+            guard depth < BasicRegex.backtrackingDepthLimit else {
+                stepsLeft = 0
+                return false
+            }
+            depth += 1
+            defer { depth -= 1 }
             switch node {
             case .repetition(let inner, let low, let high):
                 return repeatMatch(inner, count: 0, low: low, high: high, at: position, next)

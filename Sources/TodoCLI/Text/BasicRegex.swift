@@ -71,13 +71,20 @@ package struct BasicRegex: Sendable {
     /// NP-hard, so some patterns take exponential time; past the budget the answer is undecided.
     static let backtrackingBudget = 20_000
 
+    /// The deepest the backtracking matcher nests (each matched node calls the rest of the match
+    /// from inside itself): past it the answer is undecided, like past the budget. It keeps the
+    /// recursion far inside a thread's stack however the pattern and the line nest (the `filter`
+    /// fuzz target overflowed the stack under the address sanitizer, whose frames are larger);
+    /// lines of task text stay far below it.
+    static let backtrackingDepthLimit = 2_000
+
     /// Whether the pattern matches anywhere in `text`. A line on which a back-reference pattern
     /// stays undecided (see `matchOutcome`) counts as matching: a listing shows a line too many
     /// rather than hide one (docs/todo-command.md, "Search terms").
     package func matches(_ text: [UInt8]) -> Bool { matchOutcome(text) ?? true }
 
     /// Whether the pattern matches anywhere in `text`; nil when a pattern with back-references
-    /// needs more than `backtrackingBudget` steps to tell.
+    /// needs more than `backtrackingBudget` steps (or `backtrackingDepthLimit` nesting) to tell.
     package func matchOutcome(_ text: [UInt8]) -> Bool? {
         if let plainText {
             return text.withUnsafeBufferPointer { BasicRegex.contains($0, plainText, ignoreCase: ignoreCase) }
