@@ -55,6 +55,21 @@ enum FileAccess {
         }
     }
 
+    /// Feeds the file to `scan` in pieces of whole lines (`FileSystem.readInPieces`), never holding
+    /// it whole. A missing file is empty; a symbolic link whose target is missing is a failure, as
+    /// in `readIfExists`.
+    static func scanInPieces(_ path: String, into scan: inout AppendScan) throws(CLIError) {
+        let status: FileStatus?
+        do {
+            status = try FileSystem().readInPieces(path, endingAt: 0x0A) { scan.consume($0) }
+        } catch {
+            throw .failure(error.description)
+        }
+        if status == nil, ProcessSpawning.kind(of: path, followingLinks: false) == .symbolicLink {
+            throw .failure("\(path): no such file (a symbolic link whose target is missing)")
+        }
+    }
+
     /// Replaces the file's content with `transform(old)`, safely (docs/files.md §1) and under the writers'
     /// lock; `transform` returns nil (or the same bytes) for "no change", and then nothing is written.
     ///

@@ -236,23 +236,27 @@ extension UID {
     /// this answers for a file's bytes without parsing them; `begin` skips a byte order mark.
     package static func mentions(_ needle: [UInt8], inLinesOf bytes: [UInt8], from begin: Int = 0) -> Bool {
         bytes.withUnsafeBufferPointer { buffer in
-            needle.withUnsafeBufferPointer { needleBuffer in
-                guard let base = buffer.baseAddress, begin < buffer.count else { return false }
-                let count = buffer.count
-                var index = begin
-                while true {
-                    index = ByteSearch.firstIndex(of: needleBuffer, in: base, from: index, to: count)
-                    guard index < count else { return false }
-                    // The line around the candidate, exactly as `TodoDocument.splitLines` cuts it.
-                    var lineStart = index
-                    while lineStart > begin && base[lineStart - 1] != 0x0A { lineStart -= 1 }
-                    let lineFeed = ByteSearch.firstIndex(of: 0x0A, in: base, from: index, to: count)
-                    let lineEnd = lineFeed < count && lineFeed > lineStart && base[lineFeed - 1] == 0x0D ? lineFeed - 1 : lineFeed
-                    let line = UnsafeBufferPointer(rebasing: buffer[lineStart..<lineEnd])
-                    if mentions(needleBuffer, inLine: line, at: index - lineStart) { return true }
-                    index += 1
-                }
-            }
+            needle.withUnsafeBufferPointer { mentions($0, inLinesOf: buffer, from: begin) }
+        }
+    }
+
+    /// `mentions(_:inLinesOf:from:)` on buffers; `buffer[begin...]` starts a line.
+    static func mentions(_ needle: UnsafeBufferPointer<UInt8>, inLinesOf buffer: UnsafeBufferPointer<UInt8>,
+                         from begin: Int) -> Bool {
+        guard let base = buffer.baseAddress, begin < buffer.count else { return false }
+        let count = buffer.count
+        var index = begin
+        while true {
+            index = ByteSearch.firstIndex(of: needle, in: base, from: index, to: count)
+            guard index < count else { return false }
+            // The line around the candidate, exactly as `TodoDocument.splitLines` cuts it.
+            var lineStart = index
+            while lineStart > begin && base[lineStart - 1] != 0x0A { lineStart -= 1 }
+            let lineFeed = ByteSearch.firstIndex(of: 0x0A, in: base, from: index, to: count)
+            let lineEnd = lineFeed < count && lineFeed > lineStart && base[lineFeed - 1] == 0x0D ? lineFeed - 1 : lineFeed
+            let line = UnsafeBufferPointer(rebasing: buffer[lineStart..<lineEnd])
+            if mentions(needle, inLine: line, at: index - lineStart) { return true }
+            index += 1
         }
     }
 

@@ -114,7 +114,7 @@ struct BasicRegexTests {
         ("\\(a", "Unmatched ( or \\("), ("a\\)", "Unmatched ) or \\)"), ("a\\", "Trailing backslash"),
         ("[[:foo:]]", "Invalid character class name"), ("[[.ab.]]", "Invalid collation character"),
         ("[z-a]", "Invalid range end"), ("[a-é]", "Invalid collation character"), ("[[=é=]]", "Invalid collation character"), ("[a-c-e]", "Invalid range end"), ("[[:alpha:]-z]", "Invalid range end"),
-        ("[a-[=b=]]", "Invalid range end"), ("[[=e=]-z]", "Invalid range end"), ("a\\{\\,\\}", "invalid content of \\{\\}"),
+        ("[a-[=b=]]", "Invalid range end"), ("[[=e=]-z]", "Invalid range end"), ("a\\{\\,\\}", "invalid content of \\{\\}"), ("x\\{0\\0\\}\\+", "invalid content of \\{\\}"), ("x\\{\\1\\}", "Invalid content of \\{\\}"),
         ("a\\{1\\x\\}", "Invalid content of \\{\\}"), ("[a-[:alpha]", "Unmatched [, [^, [:, [., or [="),
         ("\\1", "Invalid back reference"), ("\\(a\\)\\|\\1", "Invalid back reference"),
         ("a\\{1", "Unmatched \\{"), ("a\\{x\\}", "Invalid content of \\{\\}"), ("a\\{2,1\\}", "Invalid content of \\{\\}"),

@@ -57,10 +57,81 @@ enum AddActions {
         for text in texts where !TodoItem(TodoItem.newTaskLine(text, creationDate: creationDate, uid: nil)).hasDescription {
             throw .usage("the task text is empty; usage: \(TaskActions.usage(action, invocation))")
         }
-        // The done file is read only when a uid must be checked against it (a fresh one, or one the
-        // text gives): `todo add` with uids off costs no read of a done file that only grows.
-        let checksUIDs = settings.uidOnAdd || texts.contains { TodoItem.identity(inFragment: $0) != nil }
-        let done = checksUIDs ? try FileAccess.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) } : nil
+        let first: Int, added: [[UInt8]]
+        if texts.contains(where: { TodoItem.identity(inFragment: $0) != nil }) {
+            (first, added) = try appendGivingUIDs(texts, to: path, settings: settings, creationDate: creationDate,
+                                                  priorityOnAdd: priorityOnAdd, invocation)
+        } else {
+            (first, added) = try appendScanning(texts, to: path, settings: settings, creationDate: creationDate,
+                                                priorityOnAdd: priorityOnAdd, invocation)
+        }
+        let prefix = TodoShContext.prefix(of: path)
+        for (offset, line) in added.enumerated() {
+            invocation.echoTask(first + offset, line)
+            invocation.report("\(prefix): \(first + offset) added.")
+        }
+        return 0
+    }
+
+    /// The task line for `text`: creation date, uid and the configured priority as `todo add` gives them.
+    static func newLine(_ text: [UInt8], creationDate: TodoDate?, uid: String?, priorityOnAdd: Priority?) -> [UInt8] {
+        let line = TodoItem.newTaskLine(text, creationDate: creationDate, uid: uid)
+        if let priorityOnAdd, TodoItem(line).priority == nil, !TodoItem(line).isCompleted {
+            return priorityOnAdd.headerBytes + [0x20] + line
+        }
+        return line
+    }
+
+    /// The usual `add`: no text names its own uid, so nothing needs the file parsed. Under the
+    /// writers' lock, the file is scanned in pieces (`AppendScan`) for its line count, its line
+    /// ending, a NUL byte, a conflict block and the fresh uids picked beforehand (the done file for
+    /// the uids too); a uid found taken is replaced and the files scanned again. Then one append.
+    static func appendScanning(_ texts: [[UInt8]], to path: String, settings: TodoShSettings, creationDate: TodoDate?,
+                               priorityOnAdd: Priority?, _ invocation: Invocation) throws(CLIError) -> (Int, [[UInt8]]) {
+        try FileAccess.withLock(path, timeout: invocation.lockTimeout) { () throws(CLIError) -> (Int, [[UInt8]]) in
+            var generator = UIDRandomness(environment: invocation.environment)
+            var candidates: [String] = []
+            var takenBefore: Set<String> = []
+            func pickFresh(_ index: Int?) {
+                let others = candidates
+                let fresh = UID.generate(using: &generator) { takenBefore.contains($0) || others.contains($0) }
+                if let index { candidates[index] = fresh } else { candidates.append(fresh) }
+            }
+            if settings.uidOnAdd { for _ in texts { pickFresh(nil) } }
+            var scan: AppendScan
+            while true {
+                scan = AppendScan(uidCandidates: candidates)
+                try FileAccess.scanInPieces(path, into: &scan)
+                var doneScan = AppendScan(uidCandidates: candidates)
+                if !candidates.isEmpty { try FileAccess.scanInPieces(settings.doneFile, into: &doneScan) }
+                let taken = candidates.indices.filter { scan.isTaken[$0] || doneScan.isTaken[$0] }
+                if taken.isEmpty { break }
+                for index in taken {
+                    takenBefore.insert(candidates[index])
+                    pickFresh(index)
+                }
+            }
+            if let line = scan.firstNULLine { throw .failure(FileSystemError.holdsNUL(path: path, line: line).description) }
+            if let line = scan.conflictBlockLine { throw .failure(TodoFileEdit.conflictMessage(path: path, line: line)) }
+            let lines = texts.indices.map { index in
+                newLine(texts[index], creationDate: creationDate, uid: candidates.isEmpty ? nil : candidates[index],
+                        priorityOnAdd: priorityOnAdd)
+            }
+            do throws(FileSystemError) {
+                _ = try FileSystem().appendDurably(path, scan.bytesAppending(lines.map { $0[...] }),
+                                                   options: AppendOptions(startOnNewLine: false, createIfMissing: true))
+            } catch {
+                throw .failure(error.description)
+            }
+            return (scan.lineCount + 1, lines)
+        }
+    }
+
+    /// `add` of a text that names its own uid: the file is read and indexed whole, so that a uid
+    /// already held is reported with its holder.
+    static func appendGivingUIDs(_ texts: [[UInt8]], to path: String, settings: TodoShSettings, creationDate: TodoDate?,
+                                 priorityOnAdd: Priority?, _ invocation: Invocation) throws(CLIError) -> (Int, [[UInt8]]) {
+        let done = try FileAccess.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) }
         var added: [[UInt8]] = []
         let first = try FileAccess.appendLines(path, lockTimeout: invocation.lockTimeout) { existing throws(CLIError) in
             try TodoFileEdit.refuseConflictMarkers(existing, path: path)
@@ -84,20 +155,12 @@ enum AddActions {
                 if settings.uidOnAdd {
                     uid = UID.generate(using: &generator, unusedIn: document, and: done ?? TodoDocument(bytes: []))
                 }
-                var line = TodoItem.newTaskLine(text, creationDate: creationDate, uid: uid)
-                if let priorityOnAdd, TodoItem(line).priority == nil, !TodoItem(line).isCompleted {
-                    line = priorityOnAdd.headerBytes + [0x20] + line
-                }
+                let line = newLine(text, creationDate: creationDate, uid: uid, priorityOnAdd: priorityOnAdd)
                 document.appendLine(line)
                 added.append(line)
             }
             return added
         }
-        let prefix = TodoShContext.prefix(of: path)
-        for (offset, line) in added.enumerated() {
-            invocation.echoTask(first + offset, line)
-            invocation.report("\(prefix): \(first + offset) added.")
-        }
-        return 0
+        return (first, added)
     }
 }

@@ -34,7 +34,7 @@ extension BasicRegex {
         /// reads as any text: the automaton then matches a superset of what the pattern matches.
         init?(_ alternatives: [[Node]], backReferencesMatchAnything: Bool = false) {
             var code: [Instruction] = []
-            var compiler = Compiler(backReferencesMatchAnything: backReferencesMatchAnything)
+            let compiler = Compiler(backReferencesMatchAnything: backReferencesMatchAnything)
             guard compiler.emit(alternatives, into: &code) else { return nil }
             code.append(.match)
             self.code = code

@@ -130,11 +130,17 @@ extension BasicRegex {
                     if current == 0x5C, position + 1 < pattern.count {
                         if pattern[position + 1] == 0x7D { position += 2; return (value, .close) }
                         // grep's own parser refuses any other escape here; the C library reads
-                        // `\,` as a comma and any other as a character that is no digit.
+                        // `\,` as a comma, `\0` as the digit 0 (`\1` to `\9` are back-references
+                        // to it) and any other as a character that is no digit.
                         if deferred == nil { deferred = "invalid content of \\{\\}" }
                         position += 2
-                        if pattern[position - 1] == 0x2C { return (value, .comma) }
-                        value = -1
+                        let escaped = pattern[position - 1]
+                        if escaped == 0x2C { return (value, .comma) }
+                        if escaped == 0x30, value != -1 {
+                            value = min((value ?? 0) * 10, 32768)
+                        } else {
+                            value = -1
+                        }
                         continue
                     }
                     position += 1
