@@ -33,6 +33,8 @@ extension TodoShListing {
                 }
             }
         }
+        // The line ranges are done with: freed before the sort, the memory peak of `ls`.
+        lines.ranges = []
         let shown = try render(entries, lines.bytes, width: width, context)
         if context.settings.verbose > 1 {
             let filter = terms.map { "grep -i \"\($0)\"" }.joined(separator: " | ")
@@ -81,7 +83,7 @@ extension TodoShListing {
             || hideCustom != nil || colors.colorsWords || modern
         let filtered = !settings.disableFilter && settings.finalFilter != "cat"
         let today = context.clock.today
-        func finish(_ numbered: [UInt8], into output: inout [UInt8]) {
+        func finish(_ numbered: [UInt8], into output: inout ListingOutput) {
             var numbered = numbered
             var overdue = false
             if settings.modernListing, let space = numbered.firstIndex(of: 0x20) {
@@ -95,21 +97,22 @@ extension TodoShListing {
             if settings.hideProjects { line = removingSigilWords(line, sigil: UInt8(ascii: "+")) }
             if settings.hideContexts { line = removingSigilWords(line, sigil: UInt8(ascii: "@")) }
             if let hideCustom { line = hideCustom.removingMatches(from: line) }
-            output += line
-            output.append(0x0A)
+            line.append(0x0A)
+            output.append(line)
         }
-        var output: [UInt8] = []
+        // Printed as it is made, unless a final filter needs all of it first.
+        var output = ListingOutput(context, streaming: !filtered)
         if settings.sortCommand == TodoShSettings.defaultSortCommand {
             let order = sortedDefault(entries, bytes)
             if !needsLineWork {
-                // The hot path: every line is `<linecolour>N text<DEFAULT>` and non-empty, so the
-                // count of printed lines is the count of entries (unless a final filter runs).
-                // Gathered in order first: independent loads the processor can overlap.
-                let ordered = order.map { entries[$0] }
-                output = renderSimple(ordered, unsorted: entries, bytes, width: width, colors)
-                if !filtered && !colors.lineColorsHoldNewline {
-                    if !output.isEmpty { context.sayBytes(output) }
-                    return entries.count
+                // The hot path: every line is `<linecolour>N text<DEFAULT>` and non-empty. In
+                // chunks, each gathered in order first: independent loads the processor can overlap.
+                var chunkStart = 0
+                while chunkStart < order.count {
+                    let chunkEnd = min(order.count, chunkStart + renderChunk)
+                    let chunk = order[chunkStart..<chunkEnd].map { entries[$0] }
+                    output.append(renderSimple(chunk, bytes, width: width, colors))
+                    chunkStart = chunkEnd
                 }
             } else {
                 var numberBuffer: [UInt8] = []
@@ -135,17 +138,60 @@ extension TodoShListing {
             }
         }
         if filtered {
-            output = runShell(settings.finalFilter, input: output, context)
+            output.replaceHeld(runShell(settings.finalFilter, input: output.held, context))
         }
-        // todo.sh captures the output with $(…): trailing newlines go, one is printed back.
-        while output.last == 0x0A { output.removeLast() }
-        var shown = 0
-        if !output.isEmpty {
-            shown = 1 + countNewlines(output)
-            output.append(0x0A)
-            context.sayBytes(output)
+        return output.finish()
+    }
+
+    /// How many lines the hot path renders at a time: a chunk's text stays in the processor's cache
+    /// while it is copied, and the listing never holds its whole output.
+    static let renderChunk = 16_384
+
+    /// A listing's output on its way to stdout. todo.sh captures the output with `$(…)`: trailing
+    /// newlines go, one is printed back; and the lines printed are counted. Streaming, the bytes
+    /// are written whenever a megabyte has gathered, all but a trailing run of newlines (which
+    /// may yet turn out to end the output).
+    struct ListingOutput {
+        let context: TodoShContext
+        let streaming: Bool
+        /// What is not written yet.
+        private(set) var held: [UInt8] = []
+        /// Whether anything was written already (it then ends in a byte that is not LF).
+        private var wroteAny = false
+        /// The LF bytes written already.
+        private var writtenLineFeeds = 0
+
+        init(_ context: TodoShContext, streaming: Bool) {
+            self.context = context
+            self.streaming = streaming
         }
-        return shown
+
+        mutating func append(_ bytes: [UInt8]) {
+            held += bytes
+            guard streaming, held.count >= 1 << 20 else { return }
+            var keep = held.count
+            while keep > 0 && held[keep - 1] == 0x0A { keep -= 1 }
+            guard keep > 0 else { return }
+            let ready = Array(held[..<keep])
+            writtenLineFeeds += countNewlines(ready)
+            context.sayBytes(ready)
+            wroteAny = true
+            held.removeFirst(keep)
+        }
+
+        /// Replaces what is held (the final filter's result).
+        mutating func replaceHeld(_ bytes: [UInt8]) { held = bytes }
+
+        /// Writes the rest without its trailing newlines, then one; returns the lines printed.
+        mutating func finish() -> Int {
+            while held.last == 0x0A { held.removeLast() }
+            guard wroteAny || !held.isEmpty else { return 0 }
+            let shown = writtenLineFeeds + countNewlines(held) + 1
+            held.append(0x0A)
+            context.sayBytes(held)
+            held = []
+            return shown
+        }
     }
 
     /// The number of LF bytes in `bytes`.
@@ -163,10 +209,9 @@ extension TodoShListing {
         }
     }
 
-    /// `<linecolour>N text<DEFAULT>\n` for each of `entries`, into one buffer sized up front.
-    /// `unsorted` holds the same entries in file order (sizing the output reads the text in order).
-    static func renderSimple(_ entries: [Entry], unsorted: [Entry], _ bytes: [UInt8], width: Int,
-                             _ colors: TodoShColors) -> [UInt8] {
+    /// `<linecolour>N text<DEFAULT>\n` for each of `entries`, into one buffer sized up front (for
+    /// the longest colour each line could get, so sizing reads no text).
+    static func renderSimple(_ entries: [Entry], _ bytes: [UInt8], width: Int, _ colors: TodoShColors) -> [UInt8] {
         // Colour classes: 0 none, 1 done, 2 + L for priority (L) where that colour is non-empty.
         var palette: [[UInt8]] = [[], colors.doneColor]
         palette += (UInt8(0x41)...UInt8(0x5A)).map { colors.priorityColor($0) }
@@ -183,13 +228,13 @@ extension TodoShListing {
             // Only empty lines could come from an empty buffer, and those are never entries.
             guard let base = buffer.baseAddress else { return [] }
             let limit = buffer.count
+            let widestColor = paletteSizes.max() ?? 0
             var total = 0
-            for entry in unsorted {
-                total += max(width, digits(entry.number)) + entry.length + 2
-                    + paletteSizes[colorClass(base + entry.start, entry.length)]
+            for entry in entries {
+                total += max(width, digits(entry.number)) + entry.length + 2 + widestColor
             }
             // 8 bytes of slack: text is copied a word at a time and may overrun its end.
-            var output = [UInt8](unsafeUninitializedCapacity: total + 8) { target, initialized in
+            let output = [UInt8](unsafeUninitializedCapacity: total + 8) { target, initialized in
                 guard let out = target.baseAddress else { return }
                 var offset = 0
                 @inline(__always) func put(_ bytes: [UInt8]) {
@@ -248,7 +293,6 @@ extension TodoShListing {
                 }
                 initialized = offset
             }
-            output.removeLast(output.count - total)
             return output
         }
     }

@@ -6,14 +6,39 @@ import TodoFileSystem
 /// through `sh -c` with the lines on stdin.
 enum TodoShListing {
     /// One numbered line on its way through the pipeline: a byte range of the listing's buffer.
+    ///
+    /// Sixteen bytes, because a listing holds one per line and the peak memory of `ls` is the
+    /// file plus these plus the sort's keys: the length and the number take 32 bits each, which
+    /// `listingLimit` guarantees.
     struct Entry {
-        /// The number shown (0 for done lines in listall).
-        var number: Int
-        /// The number matched by TERMs (listall numbers both files as one stream).
-        var filterNumber: Int
         var start: Int
-        var length: Int
+        private var storedLength: UInt32
+        /// The number matched by TERMs in the low 31 bits; the top bit set when the number shown is 0.
+        private var storedNumber: UInt32
+
+        /// `number` is the number shown: `filterNumber`, or 0 (done lines in listall).
+        init(number: Int, filterNumber: Int, start: Int, length: Int) {
+            self.start = start
+            storedLength = UInt32(truncatingIfNeeded: length)
+            storedNumber = UInt32(truncatingIfNeeded: filterNumber) | (number == 0 ? 1 << 31 : 0)
+        }
+
+        var length: Int { Int(storedLength) }
+
+        /// The number shown (0 for done lines in listall).
+        var number: Int { storedNumber >> 31 == 1 ? 0 : filterNumber }
+
+        /// The number matched by TERMs (listall numbers both files as one stream).
+        var filterNumber: Int {
+            get { Int(storedNumber & 0x7FFF_FFFF) }
+            set { storedNumber = storedNumber & 0x8000_0000 | UInt32(truncatingIfNeeded: newValue) }
+        }
     }
+
+    /// The most bytes a listing reads (both files of listall together): below 2 GiB, so that every
+    /// line's length and number fit an `Entry` (a file has fewer lines than bytes plus one). Beyond
+    /// the file layer's own default limit of 1 GiB, which `TODO_MAX_FILE_SIZE` can raise.
+    static let listingLimit = Int(Int32.max)
 
     /// A file's bytes split at LF (a CR stays content, as todo.sh's sed sees it); a last line without
     /// a newline counts.
@@ -84,7 +109,16 @@ enum TodoShListing {
     }
 
     static func read(_ path: String, _ context: TodoShContext) throws(TodoShExit) -> [UInt8] {
-        try context.bytes(path)
+        let bytes = try context.bytes(path)
+        try checkListingLimit(bytes.count, path: path, context)
+        return bytes
+    }
+
+    /// Refuses a listing of `count` bytes or more than `listingLimit`, naming `path`.
+    static func checkListingLimit(_ count: Int, path: String, _ context: TodoShContext) throws(TodoShExit) {
+        guard count < listingLimit else {
+            throw context.fail(.failure("\(path): too large to list (\(count) bytes; a listing holds less than 2 GiB)"))
+        }
     }
 
     /// A line the pipeline keeps: only-space lines are blank. (Decision, todosh.md 3.8: tasks made of
@@ -197,6 +231,7 @@ enum TodoShListing {
         let todoCount = lines.count
         var doneBytes = try read(context.settings.doneFile, context)
         if let last = lines.bytes.last, last != 0x0A, !doneBytes.isEmpty { doneBytes.insert(0x0A, at: 0) }
+        try checkListingLimit(lines.bytes.count + doneBytes.count, path: context.settings.doneFile, context)
         lines.append(doneBytes)
         if context.settings.modernListing {
             lines.droppingTerminatorsAndMark(fileStarts: [0, todoCount])
