@@ -193,24 +193,10 @@ enum FileAccess {
         }
     }
 
-    /// The bytes that append `lines` to a file holding `existing`: a last line without a terminator
-    /// first gets one; each line ends with the file's dominant terminator (CRLF when every line break
-    /// is CRLF; `terminatorOfNewFile` while the file has none); a line ending in CR gets CR LF, so
-    /// the CR stays its content; an LF inside a line becomes a space.
+    /// The bytes that append `lines` to a file holding `existing` (`AppendScan.bytesAppending`).
     static func bytesAppending(_ lines: [ArraySlice<UInt8>], after existing: [UInt8],
                                terminatorOfNewFile: LineTerminator = .lf) -> [UInt8] {
-        let facts = TodoShContext.lineFacts(existing)
-        let hasLineBreak = facts.lines > (facts.lastLineUnterminated ? 1 : 0)
-        let dominant: [UInt8] = facts.allCRLF ? [0x0D, 0x0A] : (hasLineBreak ? [0x0A] : terminatorOfNewFile.bytes)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(lines.reduce(0) { $0 + $1.count + dominant.count } + dominant.count)
-        if facts.lastLineUnterminated { bytes += existing.last == 0x0D ? [0x0D, 0x0A] : dominant }
-        for line in lines {
-            let cleaned = line.contains(0x0A) ? line.map { $0 == 0x0A ? 0x20 : $0 }[...] : line
-            bytes += cleaned
-            bytes += cleaned.last == 0x0D ? [0x0D, 0x0A] : dominant
-        }
-        return bytes
+        AppendScan(wholeFile: existing).bytesAppending(lines, newFile: terminatorOfNewFile)
     }
 
     /// Appends the lines `makeLines` returns for the file's current bytes (read under the writers'
@@ -226,15 +212,15 @@ enum FileAccess {
             let existing = try readIfExists(path) ?? []
             try refuseNULBytes(existing, path: path)
             let lines = try makeLines(existing)
-            let facts = TodoShContext.lineFacts(existing)
-            guard !lines.isEmpty else { return facts.lines + 1 }
-            let bytes = bytesAppending(lines.map { $0[...] }, after: existing)
+            let scan = AppendScan(wholeFile: existing)
+            guard !lines.isEmpty else { return scan.lineCount + 1 }
+            let bytes = scan.bytesAppending(lines.map { $0[...] })
             do throws(FileSystemError) {
                 _ = try FileSystem().appendDurably(path, bytes, options: AppendOptions(startOnNewLine: false, createIfMissing: true))
             } catch {
                 throw .failure(error.description)
             }
-            return facts.lines + 1
+            return scan.lineCount + 1
         }
     }
 

@@ -106,6 +106,20 @@ public struct AppendScan: Sendable {
         return bytes
     }
 
+    /// The number of LF bytes in `bytes` (vector steps, as the scan counts them).
+    package static func lineFeeds(in bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            return countLineFeeds(base, from: 0, to: buffer.count).all
+        }
+    }
+
+    /// The scan of `bytes` read as one piece (a whole file already in memory).
+    package init(wholeFile bytes: [UInt8], uidCandidates: [String] = []) {
+        self.init(uidCandidates: uidCandidates)
+        bytes.withUnsafeBufferPointer { consume($0) }
+    }
+
     /// The LF bytes in `base[from..<end]`, and how many of them follow a CR in that range.
     ///
     /// Sixteen bytes a step: the compare results are summed lane by lane (a true lane is 0xFF, so

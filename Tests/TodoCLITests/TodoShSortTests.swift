@@ -64,14 +64,4 @@ import TodoTxt
         let kept = TodoShActions.removingEmptyAndDoneLines(Array(text.utf8), archived: [Array("x 2026-01-01 archived".utf8): 1])
         #expect(String(decoding: kept, as: UTF8.self) == "open\nx 2026-01-02 completed meanwhile\nx 2026-01-01 archived\n")
     }
-
-    @Test(arguments: ["", "\n", "a", "a\r", "\u{FEFF}", "\u{FEFF}a\r\n", "a\r\nb\r\n", "a\r\nb\n", "a\nb\r\nc",
-                      String(repeating: "x 1234567890 +p @c\n", count: 50) + "tail\r"])
-    func appendFactsMatchDocument(text: String) {
-        let document = TodoDocument(bytes: Array(text.utf8))
-        let facts = TodoShContext.lineFacts(Array(text.utf8))
-        #expect(facts.lines == document.lineCount)
-        #expect(facts.lastLineUnterminated == (document.lineCount > 0 && !document.endsWithTerminator))
-        #expect(facts.allCRLF == (document.dominantTerminator == .crlf))
-    }
 }

@@ -162,19 +162,15 @@ struct TodoShContext {
         do throws(CLIError) {
             lineCount = try FileAccess.withLock(path, timeout: settings.lockTimeout) { () throws(CLIError) -> Int? in
                 entered = true
-                let existing = try FileAccess.readIfExists(path) ?? []
-                let facts = TodoShContext.lineFacts(existing)
-                let dominant: [UInt8] = facts.allCRLF ? [0x0D, 0x0A] : [0x0A]
-                var bytes: [UInt8] = []
-                if facts.lastLineUnterminated { bytes += existing.last == 0x0D ? [0x0D, 0x0A] : dominant }
-                bytes += cleaned
-                bytes += cleaned.last == 0x0D ? [0x0D, 0x0A] : dominant
+                var scan = AppendScan()
+                try FileAccess.scanInPieces(path, into: &scan)
+                let bytes = scan.bytesAppending([cleaned[...]])
                 do {
                     _ = try FileSystem().appendDurably(path, bytes, options: AppendOptions(startOnNewLine: false, createIfMissing: true))
                 } catch {
                     return nil
                 }
-                return facts.lines + 1
+                return scan.lineCount + 1
             }
         } catch {
             // The lock itself failed: what `update` would have reported.
@@ -193,54 +189,6 @@ struct TodoShContext {
             return edited
         }
         return count
-    }
-
-    /// What `TodoDocument(bytes:)` would find, without building it: the line count, whether the last
-    /// line lacks a terminator, and whether every terminated line ends in CRLF (and there is one).
-    static func lineFacts(_ bytes: [UInt8]) -> (lines: Int, lastLineUnterminated: Bool, allCRLF: Bool) {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return (0, false, false) }
-            let count = buffer.count
-            let begin = count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF ? 3 : 0
-            let newlines = countNewlines(base + begin, count - begin)
-            let unterminated = count > begin && base[count - 1] != 0x0A
-            // CRLF wins only if no LF lacks its CR; the first LF usually settles it.
-            var allCRLF = newlines > 0
-            var start = begin
-            while allCRLF && start < count {
-                let newline = TodoShListing.Lines.findNewline(base, from: start, count: count)
-                if newline == count { break }
-                if !(newline > start && base[newline - 1] == 0x0D) { allCRLF = false }
-                start = newline + 1
-            }
-            return (newlines + (unterminated ? 1 : 0), unterminated, allCRLF)
-        }
-    }
-
-    /// The number of LF bytes in `count` bytes at `base`: 32 bytes a step, exact per-byte tests.
-    static func countNewlines(_ base: UnsafePointer<UInt8>, _ count: Int) -> Int {
-        let raw = UnsafeRawPointer(base)
-        let pattern: UInt64 = 0x0A0A_0A0A_0A0A_0A0A, low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-        @inline(__always) func lineFeeds(_ offset: Int) -> Int {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) ^ pattern
-            // A byte's high bit ends up set exactly when the byte was LF (now zero).
-            return (~(((word & low) &+ low) | word) & ~low).nonzeroBitCount
-        }
-        var total = 0
-        var index = 0
-        while index + 32 <= count {
-            total &+= lineFeeds(index) &+ lineFeeds(index + 8) &+ lineFeeds(index + 16) &+ lineFeeds(index + 24)
-            index += 32
-        }
-        while index + 8 <= count {
-            total &+= lineFeeds(index)
-            index += 8
-        }
-        while index < count {
-            if base[index] == 0x0A { total += 1 }
-            index += 1
-        }
-        return total
     }
 
     /// The environment a child (add-on, sort command, final filter, config) sees.

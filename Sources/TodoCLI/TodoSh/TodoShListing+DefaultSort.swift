@@ -5,9 +5,10 @@ extension TodoShListing {
     /// bytewise; ties by the whole line (number, then raw text). Returns entry indices in order.
     ///
     /// A most-significant-first radix sort on 8-byte folded chunks: the entries are ordered by their
-    /// first chunk (a stable 11-bit LSD radix sort of (chunk, index) keys), then every run of equal
-    /// chunks by the next chunk, and so on; small runs, and runs whose lines are all used up, are
-    /// finished by the exact comparison. Complexity: O(n · k) for keys that differ within k chunks.
+    /// first chunk (an 11-bit LSD radix sort of (chunk, index) keys, with scratch for half of them),
+    /// then every run of equal chunks by the next chunk, and so on; small runs, and runs whose lines
+    /// are all used up, are finished by the exact comparison. Complexity: O(n · k) for keys that
+    /// differ within k chunks; memory 16 bytes a key, 8 for its scratch, 8 for its second chunk.
     static func sortedDefault(_ entries: [Entry], _ bytes: [UInt8]) -> [Int] {
         let count = entries.count
         guard count > 1 else { return Array(0..<count) }
@@ -105,7 +106,9 @@ extension TodoShListing {
         mutating func sort() -> [Int] {
             let count = entries.count
             let keys = UnsafeMutablePointer<Key>.allocate(capacity: count)
-            let spare = UnsafeMutablePointer<Key>.allocate(capacity: count)
+            // Scratch for half the keys: a larger run is sorted as two halves, then merged.
+            let spareCapacity = (count + 1) / 2
+            let spare = UnsafeMutablePointer<Key>.allocate(capacity: spareCapacity)
             // Each entry's second chunk, by entry index: the first ties need it, and reading it
             // here, with the first, keeps the reads of the text in file order.
             let secondChunks = UnsafeMutablePointer<UInt64>.allocate(capacity: count)
@@ -140,7 +143,7 @@ extension TodoShListing {
                         $0.chunk != $1.chunk ? $0.chunk < $1.chunk : $0.index < $1.index
                     }
                 } else {
-                    radixSort(keys + low, spare + low, size)
+                    sortByChunk(keys + low, size, spare: spare, spareCapacity: spareCapacity)
                 }
                 var start = low
                 while start < high {
@@ -182,6 +185,39 @@ extension TodoShListing {
                     hole -= 1
                 }
                 keys[hole] = key
+            }
+        }
+
+        /// Orders `keys[0..<count]` by chunk with scratch for only `spareCapacity` keys (at least
+        /// half of `count`): a run that does not fit is radix-sorted as two halves, then merged
+        /// with the left half moved into the scratch. Keys with equal chunks may end in any order:
+        /// every run of them is ordered again, by the next chunk or exactly.
+        mutating func sortByChunk(_ keys: UnsafeMutablePointer<Key>, _ count: Int, spare: UnsafeMutablePointer<Key>,
+                                  spareCapacity: Int) {
+            if count <= spareCapacity {
+                radixSort(keys, spare, count)
+                return
+            }
+            let half = count / 2
+            radixSort(keys, spare, half)
+            radixSort(keys + half, spare, count - half)
+            spare.update(from: keys, count: half)
+            // Writes never overtake the right half's next read: `out` = `left` + `right` - `half`.
+            var left = 0, right = half, out = 0
+            while left < half && right < count {
+                if keys[right].chunk < spare[left].chunk {
+                    keys[out] = keys[right]
+                    right += 1
+                } else {
+                    keys[out] = spare[left]
+                    left += 1
+                }
+                out += 1
+            }
+            while left < half {
+                keys[out] = spare[left]
+                left += 1
+                out += 1
             }
         }
 

@@ -195,19 +195,7 @@ extension TodoShListing {
     }
 
     /// The number of LF bytes in `bytes`.
-    static func countNewlines(_ bytes: [UInt8]) -> Int {
-        bytes.withUnsafeBufferPointer { buffer -> Int in
-            guard let base = buffer.baseAddress else { return 0 }
-            var count = 0
-            var index = 0
-            while true {
-                index = Lines.findNewline(base, from: index, count: buffer.count)
-                if index == buffer.count { return count }
-                count += 1
-                index += 1
-            }
-        }
-    }
+    static func countNewlines(_ bytes: [UInt8]) -> Int { AppendScan.lineFeeds(in: bytes) }
 
     /// `<linecolour>N text<DEFAULT>\n` for each of `entries`, into one buffer sized up front (for
     /// the longest colour each line could get, so sizing reads no text).
