@@ -4,8 +4,13 @@ import PackageDescription
 
 let package = Package(
     name: "todo",
+    // Clock and Duration (the lock timeouts, the watcher's debounce) need macOS 13.
+    platforms: [.macOS(.v13)],
     products: [
+        // The format library: what an app needs to read, edit and merge todo.txt files.
         .library(name: "TodoTxt", targets: ["TodoTxt"]),
+        // The file layer: safe replacement, locks, watching; for apps that edit the file themselves.
+        .library(name: "TodoFileSystem", targets: ["TodoFileSystem"]),
         .executable(name: "todo", targets: ["todo"]),
     ],
     targets: [
