@@ -5,8 +5,14 @@ import TodoTxt
 /// file and the problem.
 ///
 /// Every write goes through `update` (safe replacement under the writers' lock, compare-and-swap,
-/// nothing written when nothing changed) or `appendLines`.
-enum FileAccess {
+/// nothing written when nothing changed), `appendLines` or `appendDurably`. Every read and write
+/// goes through `fileSystem`, which the command is given (`TodoCommand.run`): the real one, or one
+/// whose system calls fail on purpose, so that in-process tests can fail the Nth write of a command.
+struct FileAccess: Sendable {
+    let fileSystem: FileSystem
+
+    init(fileSystem: FileSystem = FileSystem()) { self.fileSystem = fileSystem }
+
     /// How long a command waits for another todo process's lock before giving up (docs/files.md §2:
     /// never wait forever). `TODO_LOCK_TIMEOUT` (seconds) overrides it.
     static func lockTimeout(_ environment: [String: String]) -> Duration {
@@ -31,9 +37,9 @@ enum FileAccess {
     }
 
     /// Reads the whole file.
-    static func read(_ path: String) throws(CLIError) -> [UInt8] {
+    func read(_ path: String) throws(CLIError) -> [UInt8] {
         do {
-            return try FileSystem().read(path).bytes
+            return try fileSystem.read(path).bytes
         } catch {
             throw .failure(error.description)
         }
@@ -42,9 +48,9 @@ enum FileAccess {
     /// Reads the whole file, or nil when it does not exist. A symlink whose target is missing (an
     /// unmounted disk, a moved sync folder) is a failure, not an empty file: listing it as "no
     /// tasks" would hide the problem.
-    static func readIfExists(_ path: String) throws(CLIError) -> [UInt8]? {
+    func readIfExists(_ path: String) throws(CLIError) -> [UInt8]? {
         do {
-            return try FileSystem().read(path).bytes
+            return try fileSystem.read(path).bytes
         } catch .notFound {
             if ProcessSpawning.kind(of: path, followingLinks: false) == .symbolicLink {
                 throw .failure("\(path): no such file (a symbolic link whose target is missing)")
@@ -58,10 +64,10 @@ enum FileAccess {
     /// Feeds the file to `scan` in pieces of whole lines (`FileSystem.readInPieces`), never holding
     /// it whole. A missing file is empty; a symbolic link whose target is missing is a failure, as
     /// in `readIfExists`.
-    static func scanInPieces(_ path: String, into scan: inout AppendScan) throws(CLIError) {
+    func scanInPieces(_ path: String, into scan: inout AppendScan) throws(CLIError) {
         let status: FileStatus?
         do {
-            status = try FileSystem().readInPieces(path, endingAt: 0x0A) { scan.consume($0) }
+            status = try fileSystem.readInPieces(path, endingAt: 0x0A) { scan.consume($0) }
         } catch {
             throw .failure(error.description)
         }
@@ -78,28 +84,28 @@ enum FileAccess {
     /// `update` returns. With `createIfMissing`, a missing file counts as empty and is created.
     /// Returns whether the file was written.
     @discardableResult
-    static func update(_ path: String, createIfMissing: Bool = false, lockTimeout: Duration = .seconds(5),
+    func update(_ path: String, createIfMissing: Bool = false, lockTimeout: Duration = .seconds(5),
                        warn: (String) -> Void,
                        _ transform: ([UInt8]) throws(CLIError) -> [UInt8]?) throws(CLIError) -> Bool {
-        try withLock(path, timeout: lockTimeout) { () throws(CLIError) -> Bool in
+        try Self.withLock(path, timeout: lockTimeout) { () throws(CLIError) -> Bool in
             try updateHoldingLock(path, createIfMissing: createIfMissing, writerWait: lockTimeout, warn: warn, transform)
         }
     }
 
     /// `update` for a caller that already holds the lock of `path` (see `withLock`).
     @discardableResult
-    static func updateHoldingLock(_ path: String, createIfMissing: Bool = false, writerWait: Duration = .seconds(5),
+    func updateHoldingLock(_ path: String, createIfMissing: Bool = false, writerWait: Duration = .seconds(5),
                                   warn: (String) -> Void,
                                   _ transform: ([UInt8]) throws(CLIError) -> [UInt8]?) throws(CLIError) -> Bool {
-        try replace(path, createIfMissing: createIfMissing, writerWait: writerWait, fileSystem: FileSystem(), warn: warn, transform).get()
+        try replace(path, createIfMissing: createIfMissing, writerWait: writerWait, fileSystem: fileSystem, warn: warn, transform).get()
     }
 
     /// A replacement whose new content may be pieces of the old (`ReplacementContent.pieces`), for a
     /// caller that already holds the lock of `path` (archive). A file holding a NUL byte is refused.
     @discardableResult
-    static func replaceHoldingLock(_ path: String, warn: (String) -> Void,
+    func replaceHoldingLock(_ path: String, warn: (String) -> Void,
                                    content: ([UInt8]) throws(CLIError) -> ReplacementContent?) throws(CLIError) -> Bool {
-        try replace(path, options: ReplaceOptions(refusesNULBytes: true), fileSystem: FileSystem(), warn: warn, content).get()
+        try replace(path, options: ReplaceOptions(refusesNULBytes: true), fileSystem: fileSystem, warn: warn, content).get()
     }
 
     /// What the user must hear about a replacement that happened: never silent about a name that
@@ -146,15 +152,15 @@ enum FileAccess {
     /// without building it, and a file holding a NUL byte is refused (`ReplaceOptions.refusesNULBytes`:
     /// most likely a binary file given by mistake), even when it is already sorted.
     @discardableResult
-    static func resort(_ path: String, lockTimeout: Duration = .seconds(5), warn: (String) -> Void,
+    func resort(_ path: String, lockTimeout: Duration = .seconds(5), warn: (String) -> Void,
                        content: ([UInt8]) throws(CLIError) -> ReplacementContent?) throws(CLIError) -> Bool {
-        try withLock(path, timeout: lockTimeout) { () throws(CLIError) -> Bool in
-            try replace(path, options: ReplaceOptions(refusesNULBytes: true, writerWait: lockTimeout), fileSystem: FileSystem(),
+        try Self.withLock(path, timeout: lockTimeout) { () throws(CLIError) -> Bool in
+            try replace(path, options: ReplaceOptions(refusesNULBytes: true, writerWait: lockTimeout), fileSystem: fileSystem,
                         warn: warn, content).get()
         }
     }
 
-    private static func replace(_ path: String, createIfMissing: Bool, writerWait: Duration, fileSystem: FileSystem,
+    private func replace(_ path: String, createIfMissing: Bool, writerWait: Duration, fileSystem: FileSystem,
                                 warn: (String) -> Void,
                                 _ transform: ([UInt8]) throws(CLIError) -> [UInt8]?) -> Result<Bool, CLIError> {
         // Every writer refuses a file holding a NUL byte: a todo file never has one, so it is a
@@ -167,12 +173,12 @@ enum FileAccess {
         }
     }
 
-    private static func replace(_ path: String, options: ReplaceOptions, fileSystem: FileSystem, warn: (String) -> Void,
+    private func replace(_ path: String, options: ReplaceOptions, fileSystem: FileSystem, warn: (String) -> Void,
                                 _ content: ([UInt8]) throws(CLIError) -> ReplacementContent?) -> Result<Bool, CLIError> {
         do {
             let outcome = try fileSystem.replace(path, options: options, content: content)
             guard case .written(_, let notes) = outcome else { return .success(false) }
-            for note in notes { if let message = message(for: note, path: path) { warn(message) } }
+            for note in notes { if let message = Self.message(for: note, path: path) { warn(message) } }
             // Every caller holds the lock, so any temporary file of ours still beside the file is a
             // dead writer's. Only after a write: a no-op run (cron's `todo sort` of a sorted file)
             // then costs no directory listing.
@@ -183,6 +189,16 @@ enum FileAccess {
             case .fileSystem(let failure): return .failure(.failure(failure.description))
             case .transform(let failure): return .failure(failure)
             }
+        }
+    }
+
+    /// Appends `bytes` to `path` with `O_APPEND` and syncs them (`FileSystem.appendDurably`), the
+    /// file created when missing; the caller holds the writers' lock and has ended the last line.
+    func appendDurably(_ path: String, _ bytes: [UInt8]) throws(CLIError) {
+        do throws(FileSystemError) {
+            _ = try fileSystem.appendDurably(path, bytes, options: AppendOptions(startOnNewLine: false, createIfMissing: true))
+        } catch {
+            throw .failure(error.description)
         }
     }
 
@@ -206,17 +222,17 @@ enum FileAccess {
     /// Each line ends with the file's dominant terminator (CRLF when every line has one); a last
     /// line without a terminator first gets one. A line ending in CR gets CR LF, so the CR stays its
     /// content. Returns the 1-based number of the first appended line.
-    static func appendLines(_ path: String, lockTimeout: Duration,
+    func appendLines(_ path: String, lockTimeout: Duration,
                             _ makeLines: ([UInt8]) throws(CLIError) -> [[UInt8]]) throws(CLIError) -> Int {
-        try withLock(path, timeout: lockTimeout) { () throws(CLIError) -> Int in
+        try Self.withLock(path, timeout: lockTimeout) { () throws(CLIError) -> Int in
             let existing = try readIfExists(path) ?? []
-            try refuseNULBytes(existing, path: path)
+            try Self.refuseNULBytes(existing, path: path)
             let lines = try makeLines(existing)
             let scan = AppendScan(wholeFile: existing)
             guard !lines.isEmpty else { return scan.lineCount + 1 }
             let bytes = scan.bytesAppending(lines.map { $0[...] })
             do throws(FileSystemError) {
-                _ = try FileSystem().appendDurably(path, bytes, options: AppendOptions(startOnNewLine: false, createIfMissing: true))
+                _ = try fileSystem.appendDurably(path, bytes, options: AppendOptions(startOnNewLine: false, createIfMissing: true))
             } catch {
                 throw .failure(error.description)
             }

@@ -9,6 +9,8 @@ struct Invocation {
     let environment: [String: String]
     let io: CommandIO
     let clock: Clock
+    /// Every file read and write of the command (the real file system, or a faulty one in tests).
+    var files = FileAccess()
     /// `-f/--file PATH`, if given.
     var fileOption: String?
     /// `--color=always|never|auto`.

@@ -20,11 +20,19 @@ public enum TodoCommand {
     /// Runs the program as `arguments` (argv, program path first) in `environment`, writing to `io`.
     /// Returns the exit code. Never traps on bad input.
     public static func run(arguments: [String], environment: [String: String], io: CommandIO) -> Int32 {
+        run(arguments: arguments, environment: environment, io: io, fileSystem: FileSystem())
+    }
+
+    /// `run` on `fileSystem`: every file the command reads or writes goes through it (tests give
+    /// one whose system calls fail on purpose).
+    package static func run(arguments: [String], environment: [String: String], io: CommandIO,
+                            fileSystem: FileSystem) -> Int32 {
         let programPath = arguments.first ?? "todo"
         let programName = programPath.split(separator: "/").last.map(String.init) ?? "todo"
         var invocation = Invocation(programName: programName == "todo.sh" ? "todo.sh" : "todo",
                                     environment: environment, io: io, clock: Clock(environment: environment))
         invocation.programPath = programPath
+        invocation.files = FileAccess(fileSystem: fileSystem)
         do {
             if invocation.programName == "todo.sh" {
                 return try TodoShCommand.run(arguments, &invocation)

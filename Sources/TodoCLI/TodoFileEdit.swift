@@ -9,12 +9,14 @@ import TodoTxt
 /// Errors name the file: `todo: /home/me/todo.txt: no task with uid zzz`.
 struct TodoFileEdit {
     let path: String
+    let files: FileAccess
     let lockTimeout: Duration
     /// Where a written file's warnings go (hard links detached, late bytes not carried over).
     let warn: (String) -> Void
 
     init(_ invocation: Invocation, path: String? = nil) {
         self.path = path ?? invocation.todoFilePath()
+        files = invocation.files
         lockTimeout = invocation.lockTimeout
         warn = invocation.warn
     }
@@ -22,7 +24,7 @@ struct TodoFileEdit {
     /// The file as it is now; a missing file is an empty document. Refused when it holds an
     /// unresolved conflict block.
     func snapshot() throws(CLIError) -> TodoDocument {
-        let bytes = try FileAccess.readIfExists(path) ?? []
+        let bytes = try files.readIfExists(path) ?? []
         try TodoFileEdit.refuseConflictMarkers(bytes, path: path)
         return TodoDocument(bytes: bytes)
     }
@@ -65,7 +67,7 @@ struct TodoFileEdit {
     @discardableResult
     func write(_ edit: (inout TodoDocument) throws(CLIError) -> Void) throws(CLIError) -> Bool {
         let path = path
-        return try FileAccess.update(path, createIfMissing: false, lockTimeout: lockTimeout, warn: warn) { current throws(CLIError) in
+        return try files.update(path, createIfMissing: false, lockTimeout: lockTimeout, warn: warn) { current throws(CLIError) in
             try TodoFileEdit.refuseConflictMarkers(current, path: path)
             var document = TodoDocument(bytes: current)
             try edit(&document)

@@ -521,10 +521,10 @@ extension FileSystem {
             } catch where error == .permissionDenied || error == .readOnlyFileSystem || error == .notPermitted {
                 throw .readOnly(path: target.path, reason: "its directory \(target.directory) is not writable (\(error.message))")
             } catch {
-                throw .failed(.createTemporaryFile, path: target.directory, error)
+                throw .failed(.createTemporaryFile, path: target.path, error)
             }
         }
-        throw .failed(.createTemporaryFile, path: target.directory, lastError)
+        throw .failed(.createTemporaryFile, path: target.path, lastError)
     }
 
     private enum CheckResult: Sendable {

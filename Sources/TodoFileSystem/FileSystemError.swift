@@ -9,7 +9,7 @@ public enum FileSystemError: Error, CustomStringConvertible, Hashable, Sendable 
         case read = "read"
         case write = "write"
         case append = "append to"
-        case createTemporaryFile = "create a temporary file in"
+        case createTemporaryFile = "create a temporary file beside"
         case sync = "sync"
         case setPermissions = "set the permissions of"
         case inspect = "inspect"

@@ -23,7 +23,7 @@ import Testing
             (.locked(path: "todo.txt", waited: .seconds(5)), "todo.txt is locked by another todo process (waited 5 s)"),
             (.locked(path: "todo.txt", waited: .milliseconds(1520)), "todo.txt is locked by another todo process (waited 1.5 s)"),
             (.locked(path: "todo.txt", waited: .milliseconds(200)), "todo.txt is locked by another todo process (waited 200 ms)"),
-            (.failed(.createTemporaryFile, path: "/x", .quotaExceeded), "cannot create a temporary file in /x: Disk quota exceeded"),
+            (.failed(.createTemporaryFile, path: "/x/todo.txt", .quotaExceeded), "cannot create a temporary file beside /x/todo.txt: Disk quota exceeded"),
         ]
         for (error, expected) in cases {
             #expect(error.description == expected)

@@ -101,9 +101,9 @@ enum AddActions {
             var scan: AppendScan
             while true {
                 scan = AppendScan(uidCandidates: candidates)
-                try FileAccess.scanInPieces(path, into: &scan)
+                try invocation.files.scanInPieces(path, into: &scan)
                 var doneScan = AppendScan(uidCandidates: candidates)
-                if !candidates.isEmpty { try FileAccess.scanInPieces(settings.doneFile, into: &doneScan) }
+                if !candidates.isEmpty { try invocation.files.scanInPieces(settings.doneFile, into: &doneScan) }
                 let taken = candidates.indices.filter { scan.isTaken[$0] || doneScan.isTaken[$0] }
                 if taken.isEmpty { break }
                 for index in taken {
@@ -117,12 +117,7 @@ enum AddActions {
                 newLine(texts[index], creationDate: creationDate, uid: candidates.isEmpty ? nil : candidates[index],
                         priorityOnAdd: priorityOnAdd)
             }
-            do throws(FileSystemError) {
-                _ = try FileSystem().appendDurably(path, scan.bytesAppending(lines.map { $0[...] }),
-                                                   options: AppendOptions(startOnNewLine: false, createIfMissing: true))
-            } catch {
-                throw .failure(error.description)
-            }
+            try invocation.files.appendDurably(path, scan.bytesAppending(lines.map { $0[...] }))
             return (scan.lineCount + 1, lines)
         }
     }
@@ -131,9 +126,9 @@ enum AddActions {
     /// already held is reported with its holder.
     static func appendGivingUIDs(_ texts: [[UInt8]], to path: String, settings: TodoShSettings, creationDate: TodoDate?,
                                  priorityOnAdd: Priority?, _ invocation: Invocation) throws(CLIError) -> (Int, [[UInt8]]) {
-        let done = try FileAccess.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) }
+        let done = try invocation.files.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) }
         var added: [[UInt8]] = []
-        let first = try FileAccess.appendLines(path, lockTimeout: invocation.lockTimeout) { existing throws(CLIError) in
+        let first = try invocation.files.appendLines(path, lockTimeout: invocation.lockTimeout) { existing throws(CLIError) in
             try TodoFileEdit.refuseConflictMarkers(existing, path: path)
             var document = TodoDocument(bytes: existing)
             var generator = UIDRandomness(environment: invocation.environment)

@@ -27,7 +27,7 @@ enum ArchiveAction {
             let todoPath = invocation.todoFilePath(explicit: parsed.positionals.first)
             let donePath = invocation.doneFilePath(forTodoFile: todoPath)
             let archived = try FileAccess.withLock(todoPath, timeout: invocation.lockTimeout) { () throws(CLIError) in
-                try archive(todoPath: todoPath, donePath: donePath, warn: invocation.warn)
+                try archive(todoPath: todoPath, donePath: donePath, files: invocation.files, warn: invocation.warn)
             }
             if archived.isEmpty {
                 invocation.log("\(todoPath): no completed tasks to archive")
@@ -49,8 +49,9 @@ enum ArchiveAction {
 
     /// Moves completed tasks; returns the archived lines' contents, in file order. The caller holds
     /// the todo file's lock.
-    static func archive(todoPath: String, donePath: String, warn: (String) -> Void) throws(CLIError) -> [ArraySlice<UInt8>] {
-        let snapshot = try FileAccess.read(todoPath)
+    static func archive(todoPath: String, donePath: String, files: FileAccess,
+                        warn: (String) -> Void) throws(CLIError) -> [ArraySlice<UInt8>] {
+        let snapshot = try files.read(todoPath)
         try FileAccess.refuseNULBytes(snapshot, path: todoPath)
         try TodoFileEdit.refuseConflictMarkers(snapshot, path: todoPath)
         let plan = ArchivePlan(snapshot)
@@ -58,7 +59,7 @@ enum ArchiveAction {
         // The done file gets the new lines by a safe replacement, not an append: an append killed
         // halfway leaves half a batch (and half a line), which no rerun could tell from a task.
         do {
-            try FileAccess.updateHoldingLock(donePath, createIfMissing: true, warn: warn) { current throws(CLIError) in
+            try files.updateHoldingLock(donePath, createIfMissing: true, warn: warn) { current throws(CLIError) in
                 try FileAccess.refuseNULBytes(current, path: donePath)
                 try TodoFileEdit.refuseConflictMarkers(current, path: donePath)
                 let newLines = notYetArchived(plan.lines, doneBytes: current)
@@ -69,7 +70,7 @@ enum ArchiveAction {
             throw .failure("\(error.text); nothing archived: \(todoPath) and \(donePath) are as they were")
         }
         do {
-            try FileAccess.replaceHoldingLock(todoPath, warn: warn) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
+            try files.replaceHoldingLock(todoPath, warn: warn) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
                 try TodoFileEdit.refuseConflictMarkers(current, path: todoPath)
                 if let kept = plan.kept, ProcessSpawning.sameBytes(current, snapshot) { return .pieces(kept) }
                 return .bytes(removing(plan.lines, from: current))

@@ -32,7 +32,7 @@ enum CompletionsAction {
         summary: "", options: [], completes: .nothing,
         run: { invocation, _ throws(CLIError) in
             let path = invocation.todoFilePath()
-            guard let bytes = try? FileAccess.read(path) else { return 0 }
+            guard let bytes = try? invocation.files.read(path) else { return 0 }
             let document = TodoDocument(bytes: bytes)
             var seen = Set<String>()
             var words: [String] = []

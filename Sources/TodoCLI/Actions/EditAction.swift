@@ -20,7 +20,7 @@ enum EditAction {
             var line: Int?
             if let address = arguments.first {
                 let file = TodoFileEdit(invocation, path: path)
-                line = try file.targets([address], in: TodoDocument(bytes: try FileAccess.read(path)), invocation)[0].index + 1
+                line = try file.targets([address], in: TodoDocument(bytes: try invocation.files.read(path)), invocation)[0].index + 1
             }
             let environment = invocation.environment
             let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
@@ -36,7 +36,7 @@ enum EditAction {
             }
             let status = ProcessSpawning.runInheriting(["sh", "-c", editor + " \"$@\"", "todo-edit"] + editorArguments,
                                                        environment: environment)
-            if let bytes = try? FileAccess.read(path) {
+            if let bytes = try? invocation.files.read(path) {
                 for diagnostic in TodoDocument(bytes: bytes).diagnostics() {
                     invocation.log("\(path): \(diagnostic)")
                 }

@@ -11,7 +11,7 @@ enum ExportAction {
             let parsed = try ParsedArguments(arguments, flags: [], valued: [], usage: usage)
             guard parsed.positionals.count <= 1 else { throw .usage("too many arguments; usage: \(usage)") }
             let path = invocation.todoFilePath(explicit: parsed.positionals.first)
-            let document = TodoDocument(bytes: try FileAccess.read(path))
+            let document = TodoDocument(bytes: try invocation.files.read(path))
             invocation.io.writeOutput(document.exportJSONLines())
             return 0
         })

@@ -51,9 +51,9 @@ enum MergeAction {
 
     static func merge(base: String, ours: String, theirs: String, options: ThreeWayOptions,
                       invocation: Invocation) throws(CLIError) -> Int32 {
-        let baseBytes = try FileAccess.read(base)
-        let oursBytes = try FileAccess.read(ours)
-        let theirsBytes = try FileAccess.read(theirs)
+        let baseBytes = try invocation.files.read(base)
+        let oursBytes = try invocation.files.read(ours)
+        let theirsBytes = try invocation.files.read(theirs)
         for (path, bytes) in [(base, baseBytes), (ours, oursBytes), (theirs, theirsBytes)] where holdsNUL(bytes) {
             throw .failure("merge: \(path) holds NUL bytes (a binary file?); not merging, \(ours) left as it was")
         }
@@ -62,7 +62,7 @@ enum MergeAction {
         // Without the writers' lock: git runs the driver on its own temporary OURS file, which no
         // other todo process writes, and where directories cannot be locked the lock would leave a
         // sidecar `.NAME.lock` in the work tree.
-        try FileAccess.updateHoldingLock(ours, warn: invocation.warn) { _ throws(CLIError) in result.bytes }
+        try invocation.files.updateHoldingLock(ours, warn: invocation.warn) { _ throws(CLIError) in result.bytes }
         for report in result.reports { invocation.log("todo merge: \(report)") }
         for conflict in result.conflicts { invocation.log("todo merge: conflict: \(conflict.text)") }
         return result.exitStatus
@@ -122,7 +122,7 @@ enum MergeAction {
             return completedUIDs(Array(output[(header + 1)..<(output.count - 1)]))
         }
         var ours = archived(in: "HEAD")
-        if let local = try? FileAccess.readIfExists(donePath) { ours.formUnion(completedUIDs(local)) }
+        if let local = try? invocation.files.readIfExists(donePath) { ours.formUnion(completedUIDs(local)) }
         let theirsCommits = invocation.environment.keys.filter { $0.hasPrefix("GITHEAD_") }.map { String($0.dropFirst(8)) }
             + commits(holding: theirsFile)
         let theirs = theirsCommits.reduce(into: Set<String>()) { $0.formUnion(archived(in: $1)) }
@@ -163,7 +163,7 @@ enum MergeAction {
         // Written safely but without the writers' lock: no todo process writes .gitattributes, and
         // where directories cannot be locked (FileLock's sidecar fallback) the lock would leave an
         // untracked `..gitattributes.lock` in the work tree for the user to commit by mistake.
-        try FileAccess.updateHoldingLock(attributesPath, createIfMissing: true, warn: invocation.warn) { current throws(CLIError) in
+        try invocation.files.updateHoldingLock(attributesPath, createIfMissing: true, warn: invocation.warn) { current throws(CLIError) in
             var document = TodoDocument(bytes: current)
             let present = Set((0..<document.lineCount).map { document.text(at: $0) })
             for line in wanted where !present.contains(line) { document.appendLine(Array(line.utf8)) }

@@ -41,7 +41,7 @@ enum ReconcileAction {
     /// Reconciles every copy. Used by `todo watch --reconcile` too, which reports the copies left in
     /// place through the same stderr lines and keeps watching.
     static func reconcile(todoPath: String, keep: Bool, invocation: Invocation) throws(CLIError) -> Outcome {
-        let fileSystem = FileSystem()
+        let fileSystem = invocation.files.fileSystem
         let realTodo: String
         do { realTodo = try fileSystem.realPath(todoPath) } catch { throw .failure(error.description) }
         let realDone: String
@@ -63,13 +63,13 @@ enum ReconcileAction {
                 if target == realDone {
                     doneUIDs = []
                 } else {
-                    let done = try FileAccess.readIfExists(realDone) ?? []
+                    let done = try invocation.files.readIfExists(realDone) ?? []
                     doneUIDs = UIDIndex(TodoDocument(bytes: done)).allUIDs
                 }
                 let existed = FileAccess.exists(target)
                 let copyDocument = TodoDocument(bytes: copyBytes)
                 var reports: [MergeReport] = []
-                try FileAccess.update(target, createIfMissing: true, lockTimeout: invocation.lockTimeout,
+                try invocation.files.update(target, createIfMissing: true, lockTimeout: invocation.lockTimeout,
                                       warn: invocation.warn) { current throws(CLIError) in
                     let result = TodoMerge.twoWay(file: TodoDocument(bytes: current), copy: copyDocument, doneUIDs: doneUIDs)
                     reports = result.reports
@@ -99,7 +99,7 @@ enum ReconcileAction {
     static func readCopy(_ path: String, outcome: inout Outcome, invocation: Invocation) -> [UInt8]? {
         let bytes: [UInt8]
         do {
-            bytes = try FileSystem().read(path).bytes
+            bytes = try invocation.files.fileSystem.read(path).bytes
         } catch .notFound {
             return nil
         } catch {

@@ -23,7 +23,7 @@ enum SortAction {
             }
             let path = invocation.todoFilePath(explicit: parsed.positionals.first)
             if parsed.flags.contains("--dry-run") || parsed.flags.contains("--check") {
-                let original = try FileAccess.read(path)
+                let original = try invocation.files.read(path)
                 // A file with a conflict block is not sorted, whatever the order of its lines.
                 try TodoFileEdit.refuseConflictMarkers(original, path: path)
                 let sorted = TodoDocument.sort(original, by: keys)
@@ -38,7 +38,7 @@ enum SortAction {
             // file goes to disk as pieces of the one read, never built as a second copy in memory.
             // A file holding a NUL byte is refused by the file layer, whose comparison reads every
             // byte anyway (on a second thread for a large file).
-            try FileAccess.resort(path, lockTimeout: invocation.lockTimeout, warn: invocation.warn) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
+            try invocation.files.resort(path, lockTimeout: invocation.lockTimeout, warn: invocation.warn) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
                 try TodoFileEdit.refuseConflictMarkers(current, path: path)
                 if let pieces = TodoDocument.sortedPieces(current, by: keys) { return .pieces(pieces) }
                 return .bytes(TodoDocument.sort(current, by: keys))

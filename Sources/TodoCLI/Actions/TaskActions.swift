@@ -227,7 +227,7 @@ enum TaskActions {
         let addresses = try addresses(arguments, "do", &invocation)
         let settings = TodoNameActions.settings(for: invocation)
         let today = invocation.clock.today
-        let done = settings.addsRecurrence ? try FileAccess.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) } : nil
+        let done = settings.addsRecurrence ? try invocation.files.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) } : nil
         // The `rec:` tasks completed in this write, whose next instances `finishing` appends.
         var recurring: [(shown: Int, line: [UInt8])] = []
         let status = try editEach(addresses, invocation, finishing: { document, outcomes in

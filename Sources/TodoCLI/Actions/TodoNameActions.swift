@@ -75,7 +75,7 @@ enum TodoNameActions {
             throw .usage("unknown action '\(name)'; see '\(invocation.programName) --help'")
         }
         var context = TodoShContext(settings: settings(for: invocation), io: invocation.io, clock: invocation.clock,
-                                    environment: invocation.environment)
+                                    environment: invocation.environment, files: invocation.files)
         do throws(TodoShExit) {
             return try action(&context, arguments)
         } catch {
@@ -98,7 +98,7 @@ enum TodoNameActions {
     /// An add-on from the actions directory (todo.sh's rules), run when no built-in has the name.
     static func runAddonIfPresent(_ name: String, _ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32? {
         let context = TodoShContext(settings: settings(for: invocation), io: invocation.io, clock: invocation.clock,
-                                    environment: invocation.environment)
+                                    environment: invocation.environment, files: invocation.files)
         do throws(TodoShExit) {
             return try TodoShAddons.runIfPresent(name, arguments, context)
         } catch {

@@ -15,9 +15,9 @@ enum UIDAction {
             let path = invocation.todoFilePath(explicit: parsed.positionals.first)
             if parsed.flags.contains("--assign") {
                 let donePath = invocation.doneFilePath(forTodoFile: path)
-                let done = try FileAccess.readIfExists(donePath).map { TodoDocument(bytes: $0) }
+                let done = try invocation.files.readIfExists(donePath).map { TodoDocument(bytes: $0) }
                 var changedLines: [Int] = []
-                try FileAccess.update(path, lockTimeout: invocation.lockTimeout, warn: invocation.warn) { current throws(CLIError) in
+                try invocation.files.update(path, lockTimeout: invocation.lockTimeout, warn: invocation.warn) { current throws(CLIError) in
                     try TodoFileEdit.refuseConflictMarkers(current, path: path)
                     var document = TodoDocument(bytes: current)
                     var generator = UIDRandomness(environment: invocation.environment)
@@ -27,7 +27,7 @@ enum UIDAction {
                 invocation.log("\(path): assigned \(changedLines.count) uid\(changedLines.count == 1 ? "" : "s")")
                 return 0
             }
-            let document = TodoDocument(bytes: try FileAccess.readIfExists(path) ?? [])
+            let document = TodoDocument(bytes: try invocation.files.readIfExists(path) ?? [])
             let width = String(document.lineCount).count
             for index in 0..<document.lineCount {
                 let item = document.item(at: index)

@@ -220,7 +220,7 @@ final class WatchSession: @unchecked Sendable {
         let path = options.path
         var moved = 0
         do {
-            let written = try FileAccess.resort(path, lockTimeout: invocation.lockTimeout, warn: invocation.warn) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
+            let written = try invocation.files.resort(path, lockTimeout: invocation.lockTimeout, warn: invocation.warn) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
                 // A conflict block is left alone (reported, watching goes on) until someone resolves it.
                 try TodoFileEdit.refuseConflictMarkers(current, path: path)
                 let sorted = WatchAction.sortCountingMoves(current)
@@ -254,7 +254,7 @@ final class WatchSession: @unchecked Sendable {
     private func list() {
         let bytes: [UInt8]
         do {
-            guard let read = try FileAccess.readIfExists(options.path) else { return }
+            guard let read = try invocation.files.readIfExists(options.path) else { return }
             bytes = read
         } catch {
             report(error)

@@ -13,7 +13,7 @@ enum TodoShCommand {
         settings.programName = invocation.programName
         settings.programPath = arguments.first ?? invocation.programName
         var context = TodoShContext(settings: settings, io: invocation.io, clock: invocation.clock,
-                                    environment: invocation.environment)
+                                    environment: invocation.environment, files: invocation.files)
         do throws(TodoShExit) {
             return try start(Array(arguments.dropFirst()), &context)
         } catch {

@@ -12,6 +12,8 @@ struct TodoShContext {
     let io: CommandIO
     let clock: Clock
     let environment: [String: String]
+    /// Every file read and write (the invocation's).
+    let files: FileAccess
 
     /// A line on stdout (under `todo` on a terminal, escaped: it may hold task text).
     func say(_ text: String) { io.print(displayed(text)) }
@@ -100,7 +102,7 @@ struct TodoShContext {
     /// The bytes of `path`, with `document`'s rules.
     func bytes(_ path: String) throws(TodoShExit) -> [UInt8] {
         do {
-            return try FileAccess.readIfExists(path) ?? []
+            return try files.readIfExists(path) ?? []
         } catch {
             if settings.personality == .todo { throw fail(error) }
             return []
@@ -119,7 +121,7 @@ struct TodoShContext {
         if ProcessSpawning.kind(of: path) == .characterDevice { return }
         var failure: TodoShExit?
         do throws(CLIError) {
-            try FileAccess.update(path, createIfMissing: true, lockTimeout: settings.lockTimeout, warn: warnOfReplacement) { (old: [UInt8]) throws(CLIError) -> [UInt8]? in
+            try files.update(path, createIfMissing: true, lockTimeout: settings.lockTimeout, warn: warnOfReplacement) { (old: [UInt8]) throws(CLIError) -> [UInt8]? in
                 if settings.personality == .todo { try TodoFileEdit.refuseConflictMarkers(old, path: path) }
                 do throws(TodoShExit) {
                     failure = nil
@@ -140,7 +142,7 @@ struct TodoShContext {
     func updateBytes(_ path: String, _ transform: ([UInt8]) -> [UInt8]?) throws(TodoShExit) {
         if ProcessSpawning.kind(of: path) == .characterDevice { return }
         do throws(CLIError) {
-            try FileAccess.update(path, createIfMissing: true, lockTimeout: settings.lockTimeout, warn: warnOfReplacement) { (old: [UInt8]) throws(CLIError) -> [UInt8]? in
+            try files.update(path, createIfMissing: true, lockTimeout: settings.lockTimeout, warn: warnOfReplacement) { (old: [UInt8]) throws(CLIError) -> [UInt8]? in
                 if settings.personality == .todo { try TodoFileEdit.refuseConflictMarkers(old, path: path) }
                 return transform(old)
             }
@@ -163,10 +165,10 @@ struct TodoShContext {
             lineCount = try FileAccess.withLock(path, timeout: settings.lockTimeout) { () throws(CLIError) -> Int? in
                 entered = true
                 var scan = AppendScan()
-                try FileAccess.scanInPieces(path, into: &scan)
+                try files.scanInPieces(path, into: &scan)
                 let bytes = scan.bytesAppending([cleaned[...]])
                 do {
-                    _ = try FileSystem().appendDurably(path, bytes, options: AppendOptions(startOnNewLine: false, createIfMissing: true))
+                    try files.appendDurably(path, bytes)
                 } catch {
                     return nil
                 }

@@ -1,0 +1,63 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import TodoCLI
+@testable import TodoFileSystem
+
+/// `todo do` run in process on a file system whose every write, sync or rename can be made to fail:
+/// whichever call fails, the command fails with one line naming the file, the file keeps every byte
+/// and no temporary file is left beside it.
+struct CommandFaultTests {
+    static let original = Array("(A) 2026-01-01 call mom uid:k3f9qz\nbuy milk uid:m2x8ab\r\n\nx 2026-01-02 paid uid:r7p4cd\n".utf8)
+
+    /// A fresh directory holding todo.txt with `original`.
+    func makeDirectory() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("todo-fault-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try Data(Self.original).write(to: URL(fileURLWithPath: path + "/todo.txt"))
+        return path
+    }
+
+    /// Runs `todo -f DIR/todo.txt ARGUMENTS` in process on `syscalls`.
+    func run(_ arguments: [String], in directory: String, syscalls: Syscalls) -> (status: Int32, err: String) {
+        let errBuffer = Mutex<[UInt8]>([])
+        let io = CommandIO(writeOutput: { _ in }, writeError: { bytes in errBuffer.withLock { $0 += bytes } },
+                           outputIsTerminal: false)
+        let status = TodoCommand.run(arguments: ["todo", "-f", directory + "/todo.txt"] + arguments,
+                                     environment: ["TODO_TEST_TIME": "1764410000", "TZ": "UTC"], io: io,
+                                     fileSystem: FileSystem(syscalls: syscalls))
+        return (status, String(decoding: errBuffer.withLock { $0 }, as: UTF8.self))
+    }
+
+    @Test(arguments: [SyscallKind.write, .fsync, .createExclusive, .renameExchange, .rename])
+    func aFailureAtAnyCallOfTodoDoLeavesTheFileByteIdentical(kind: SyscallKind) throws {
+        // A clean run first, counting the calls of this kind.
+        let clean = try makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: clean) }
+        let recorder = FaultInjector()
+        let done = run(["do", "2"], in: clean, syscalls: recorder.syscalls())
+        #expect(done.status == 0, "\(done.err)")
+        let calls = recorder.calls.filter { $0 == kind }.count
+        guard calls > 0 else { return }
+        for occurrence in 1...calls {
+            let directory = try makeDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let injector = FaultInjector([Fault(kind, occurrence: occurrence, .fail(.noSpace))])
+            let failed = run(["do", "2"], in: directory, syscalls: injector.syscalls())
+            let after = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/todo.txt")))
+            let lines = failed.err.split(separator: "\n")
+            if failed.status == 0 {
+                // A sync of the directory after the rename may fail without undoing the edit: the
+                // command then warns, and the file holds the completed task.
+                #expect(after != Self.original, "\(kind) #\(occurrence): success reported, nothing written")
+                continue
+            }
+            #expect(failed.status == 1, "\(kind) #\(occurrence)")
+            #expect(lines.count == 1, "\(kind) #\(occurrence): \(failed.err)")
+            #expect(failed.err.contains(directory + "/todo.txt"), "\(kind) #\(occurrence): \(failed.err)")
+            #expect(after == Self.original, "\(kind) #\(occurrence): the file changed")
+            let left = try FileManager.default.contentsOfDirectory(atPath: directory)
+            #expect(left == ["todo.txt"], "\(kind) #\(occurrence): \(left)")
+        }
+    }
+}
