@@ -29,7 +29,7 @@ func checkMerge(_ bytes: [UInt8], _ log: inout FailureLog) {
     checkTwoWay(file: ours, copy: theirs, &log)
 }
 
-/// Three-way merge invariants (sync.md section 1, docs/notes/merge.md):
+/// Three-way merge invariants (docs/sync.md section 1, docs/notes/merge.md):
 ///
 /// - exit status 0 exactly when there is no conflict; the result reads back as its own bytes;
 /// - the whole-file shortcuts: merge(b, x, x) = x, merge(b, b, x) = x, merge(b, x, b) = x;
@@ -88,7 +88,7 @@ func isMarker<Line: Collection<UInt8>>(_ line: Line, _ marker: UInt8) -> Bool {
     return count == 7
 }
 
-/// Two-way reconcile invariant (sync.md section 2): every line of the file is kept, as it was or,
+/// Two-way reconcile invariant (docs/sync.md section 2): every line of the file is kept, as it was or,
 /// for a line with a uid, as the merged version that holds the same uid.
 func checkTwoWay(file: TodoDocument, copy: TodoDocument, _ log: inout FailureLog) {
     let reconciled = TodoMerge.twoWay(file: file, copy: copy, doneUIDs: []).document

@@ -1,4 +1,4 @@
-/// The fields of a task that merging compares and merges one by one (sync.md section 1, "field merge").
+/// The fields of a task that merging compares and merges one by one (docs/sync.md section 1, "Field merge").
 ///
 /// A task line is seen as seven independent fields:
 /// - **completion**: done or open, with the completion date (one field: both sides completing on
@@ -117,7 +117,7 @@ extension MergeFields {
         return (target, unresolved)
     }
 
-    /// Two-way merge without a base (sync.md section 2). Per field: equal values stay; completed
+    /// Two-way merge without a base (docs/sync.md section 2). Per field: equal values stay; completed
     /// beats open; a value beats no value (a date, a priority, a tag key present on one side only);
     /// projects and contexts are united. Anything else is unresolved and takes `preferred`'s value.
     static func twoWay(preferred: MergeFields, other: MergeFields) -> (target: MergeFields, unresolved: [MergeField]) {

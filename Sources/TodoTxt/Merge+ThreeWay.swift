@@ -1,4 +1,4 @@
-/// The three-way merge: sync.md section 1's table, row by row.
+/// The three-way merge: docs/sync.md section 1's table, row by row.
 struct ThreeWayMerger {
     let base: MergeSide
     let ours: MergeSide

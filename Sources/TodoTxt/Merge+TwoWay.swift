@@ -1,4 +1,4 @@
-/// The two-way merge of a sync client's conflict copy into the file (sync.md section 2).
+/// The two-way merge of a sync client's conflict copy into the file (docs/sync.md section 2).
 ///
 /// Invariant: a version kept beside the one further along (the "leftover" line, marked with a
 /// `conflict:` tag) is added only when no other line of either input already holds exactly those

@@ -1,8 +1,8 @@
-/// Merging todo.txt files by task identity instead of by line (sync.md).
+/// Merging todo.txt files by task identity instead of by line (docs/sync.md).
 ///
 /// Two entry points, both pure (no I/O, no clock, no randomness):
-/// - `threeWay(base:ours:theirs:)` for git's merge driver (sync.md section 1);
-/// - `twoWay(file:copy:doneUIDs:)` for conflict copies left by sync clients (sync.md section 2).
+/// - `threeWay(base:ours:theirs:)` for git's merge driver (docs/sync.md section 1);
+/// - `twoWay(file:copy:doneUIDs:)` for conflict copies left by sync clients (docs/sync.md section 2).
 ///
 /// **Matching.** A task with a `uid:` (or Simpletask's `uuid:`) matches the task with the same uid on
 /// the other side. When several lines of one file hold the same uid, its owner (the only completed
@@ -157,10 +157,10 @@ extension TodoMerge {
     /// Git's default conflict marker length.
     public static let defaultMarkerSize = 7
 
-    /// Merges OURS and THEIRS, which both descend from BASE, task by task (sync.md section 1).
+    /// Merges OURS and THEIRS, which both descend from BASE, task by task (docs/sync.md section 1).
     ///
     /// Whole-file shortcuts first, byte-exact: OURS equal to THEIRS or THEIRS equal to BASE gives
-    /// OURS; OURS equal to BASE gives THEIRS. Otherwise each task follows sync.md's table; a task both
+    /// OURS; OURS equal to BASE gives THEIRS. Otherwise each task follows docs/sync.md's table; a task both
     /// sides changed is merged field by field (`MergeField`), and when both changed one field
     /// differently the task becomes a conflict block, OURS' version first.
     ///
@@ -196,7 +196,7 @@ extension TodoMerge {
         return merger.run()
     }
 
-    /// Merges a sync client's conflict copy into the file without a common base (sync.md section 2).
+    /// Merges a sync client's conflict copy into the file without a common base (docs/sync.md section 2).
     ///
     /// A task on one side only is kept, except a task only the copy has whose uid is in `doneUIDs`
     /// (archived: not resurrected; reported). The file's own lines are never dropped: a file-only task
@@ -229,7 +229,7 @@ public struct ThreeWayOptions: Sendable {
     public var markerSize: Int
     /// The uids completed in either side's done file (the commits being merged): a task deleted on
     /// one side whose uid is here was archived there, not deleted. Edited (not reopened) on the other
-    /// side, it stays archived instead of coming back open (sync.md, "Archived on one side").
+    /// side, it stays archived instead of coming back open (docs/sync.md section 1, "Archived is not deleted").
     public var archivedUIDs: Set<String>
     /// The file is a done file: a task both sides archived (same uid, different lines, as when both
     /// completed it on different days) is kept once, OURS' line, not twice.

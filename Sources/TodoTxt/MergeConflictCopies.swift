@@ -71,7 +71,7 @@ public struct ConflictCopy: Sendable, Hashable {
     public let origin: String?
 }
 
-/// Recognises conflict copies by name (sync.md section 2). Pure: the caller lists the directory.
+/// Recognises conflict copies by name (docs/sync.md section 2). Pure: the caller lists the directory.
 public enum ConflictCopies {
     /// The names in `listing` that are conflict copies of `fileName` (a bare name such as `todo.txt`,
     /// not a path), sorted by name. The file itself and unrelated names are never included; matching

@@ -1,7 +1,7 @@
 import TodoFileSystem
 import TodoTxt
 
-/// `todo merge BASE OURS THEIRS [MARKER_SIZE]`: git's merge-driver contract (sync.md section 1).
+/// `todo merge BASE OURS THEIRS [MARKER_SIZE]`: git's merge-driver contract (docs/sync.md section 1).
 ///
 /// git calls the driver as `todo merge %O %A %B %L` with three temporary files; the merged result
 /// goes into OURS (`%A`). Exit 0 when clean, 1 when a conflict remains or the merge could not be done
@@ -83,8 +83,8 @@ enum MergeAction {
     }
 
     /// The uids of tasks that will be archived in the result, from the done file beside the todo file
-    /// `path` (relative to the work tree's top, where git runs drivers) (sync.md, "Archived on one
-    /// side"):
+    /// `path` (relative to the work tree's top, where git runs drivers) (docs/sync.md section 1,
+    /// "Archived is not deleted"):
     /// - OURS' done file: the work tree's (an untracked done.txt is ours alone) and `HEAD`'s;
     /// - plus what THEIRS archived since BASE: completed in THEIRS' done file but not in BASE's. Only
     ///   that part of THEIRS' done file reaches the result of a cherry-pick or a rebase step (which

@@ -2,7 +2,7 @@ import TodoFileSystem
 import TodoTxt
 
 /// `todo reconcile [--keep] [FILE]`: merges sync-conflict copies of the todo file and of its done
-/// file (the names `ConflictCopyScheme` lists) into them (sync.md section 2).
+/// file (the names `ConflictCopyScheme` lists) into them (docs/sync.md section 2).
 ///
 /// Each copy is merged with the two-way rules, the result written safely (compare-and-swap, so an
 /// edit made meanwhile is kept and the merge re-applied on top), and only then is the copy removed,

@@ -1,7 +1,7 @@
 import TodoTxt
 import TodoFileSystem
 
-/// `add`, `addm`, `addto` (todosh.md 3.5, "Adding tasks").
+/// `add`, `addm`, `addto` (docs/todosh.md section 5, "Adding").
 extension TodoShActions {
     static func add(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
         let text = try textOrPrompt(arguments, prompt: "Add: ", usage: "add \"TODO ITEM\"", context)

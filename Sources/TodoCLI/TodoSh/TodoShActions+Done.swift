@@ -1,7 +1,7 @@
 import TodoTxt
 import TodoFileSystem
 
-/// `do`, `archive`, `del`, `move`, `deduplicate`, `report` (todosh.md 3.5, "Completing and removing",
+/// `do`, `archive`, `del`, `move`, `deduplicate`, `report` (docs/todosh.md section 5, "Completing and removing",
 /// "Reporting").
 extension TodoShActions {
     static func markDone(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {

@@ -1,7 +1,7 @@
 import TodoTxt
 import TodoFileSystem
 
-/// `append`, `prepend`, `replace`, `pri`, `depri` (todosh.md 3.5, "Editing a task", "Priorities").
+/// `append`, `prepend`, `replace`, `pri`, `depri` (docs/todosh.md section 5, "Editing", "Priorities").
 extension TodoShActions {
     /// Resolves NR in the todo file and rewrites that line with `edit`; returns the echo number and the
     /// old and new line.
@@ -99,7 +99,7 @@ extension TodoShActions {
         let result = try editTask(address, usage: usage, context) { old in
             let oldParts = keptPrefix(old, anyPriority: true)
             var newParts = keptPrefix(text, anyPriority: true)
-            // Decision (todosh.md 3.8): a lowercase priority from TEXT is upper-cased, as add does.
+            // Decision (docs/todosh.md section 8): a lowercase priority from TEXT is upper-cased, as add does.
             if newParts.priority.count == 4, newParts.priority[1] >= 0x61, newParts.priority[1] <= 0x7A {
                 newParts.priority[1] -= 0x20
             }

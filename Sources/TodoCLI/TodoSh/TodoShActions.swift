@@ -1,7 +1,7 @@
 import TodoTxt
 import TodoFileSystem
 
-/// todo.sh's built-in actions and its dispatch (todosh.md 3.1.6): `command X` bypasses add-ons, an
+/// todo.sh's built-in actions and its dispatch (docs/todosh.md section 1): `command X` bypasses add-ons, an
 /// executable in the actions directory overrides a built-in, anything else unknown gives usage.
 enum TodoShActions {
     typealias Action = @Sendable (inout TodoShContext, [String]) throws(TodoShExit) -> Int32
@@ -80,7 +80,7 @@ enum TodoShActions {
 
     static func string(_ bytes: some Collection<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
 
-    /// Resolves a task address in `document` (todosh.md 3.2; docs/todo-command.md uid addressing): digits are a
+    /// Resolves a task address in `document` (docs/todosh.md section 2; docs/todo-command.md, uid addressing): digits are a
     /// line number (an empty line or one past the end is `P: No task N.`); otherwise a uid, `uid:V`
     /// or unique uid prefix; anything else gives the action's usage line. Returns the 0-based index and
     /// the number to echo.

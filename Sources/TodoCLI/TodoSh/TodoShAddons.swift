@@ -1,6 +1,6 @@
 import TodoFileSystem
 
-/// Add-on actions from the actions directory (todosh.md 3.1.6, 3.7).
+/// Add-on actions from the actions directory (docs/todosh.md sections 1 and 7).
 enum TodoShAddons {
     /// The executable for add-on `name`: `DIR/name/name`, else `DIR/name`; nil when there is none.
     /// A broken symlink is fatal, as in todo.sh.

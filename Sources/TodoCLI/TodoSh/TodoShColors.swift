@@ -1,4 +1,4 @@
-/// todo.sh's list colouring (todosh.md 3.3 step 5): a line colour from done/priority, words wrapped
+/// todo.sh's list colouring (docs/todosh.md section 3, step 5): a line colour from done/priority, words wrapped
 /// in the number/project/context/date/meta colours, escape codes decoded from the config's
 /// `\\033[…m` strings.
 struct TodoShColors {

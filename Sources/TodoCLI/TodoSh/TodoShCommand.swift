@@ -2,7 +2,7 @@ import TodoTxt
 import TodoFileSystem
 
 /// The program under the name `todo.sh`: a drop-in replacement for todo.txt-cli's todo.sh
-/// (todosh.md). Start-up follows todo.sh's order: options, config, overrides, sanity checks, files,
+/// (docs/todosh.md). Start-up follows todo.sh's order: options, config, overrides, sanity checks, files,
 /// then the action.
 enum TodoShCommand {
     /// The version line's number (`TODO.TXT Command Line Interface v…`).

@@ -1,7 +1,7 @@
 import TodoFileSystem
 
 /// The todo.sh config file: found in todo.sh's order and *executed* by bash, as todo.sh sources it
-/// (todosh.md 3.1.2–3.1.3). The variables it leaves behind are read back through file descriptor 3.
+/// (docs/todosh.md section 1). The variables it leaves behind are read back through file descriptor 3.
 enum TodoShConfig {
     /// The colour map and display defaults todo.sh defines before the config runs; values for these
     /// names in the environment are ignored.

@@ -1,4 +1,4 @@
-/// `help`, `shorthelp`/`-h`, `help ACTION…` and `-V` (todosh.md 3.6). Header lines (`  Usage:`,
+/// `help`, `shorthelp`/`-h`, `help ACTION…` and `-V` (docs/todosh.md section 6). Header lines (`  Usage:`,
 /// `  Options:`, `  Built-in Actions:`, …) are exactly todo.sh's; every other line is indented by at
 /// least three spaces or starts with a lowercase character.
 enum TodoShHelp {

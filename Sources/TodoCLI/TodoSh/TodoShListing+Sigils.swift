@@ -1,7 +1,7 @@
 import TodoTxt
 import TodoFileSystem
 
-/// `listcon` and `listproj` (todosh.md 3.4): unique, byte-sorted `@`/`+` tokens from the source files,
+/// `listcon` and `listproj` (docs/todosh.md section 4): unique, byte-sorted `@`/`+` tokens from the source files,
 /// after TERM filtering and the sigil patterns; no summary, colour or hiding.
 extension TodoShListing {
     static func listContexts(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {

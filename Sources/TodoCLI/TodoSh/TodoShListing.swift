@@ -1,7 +1,7 @@
 import TodoTxt
 import TodoFileSystem
 
-/// The list actions (todosh.md 3.3): number, drop blanks, filter by TERMs, zero-pad, sort, colour,
+/// The list actions (docs/todosh.md section 3): number, drop blanks, filter by TERMs, zero-pad, sort, colour,
 /// hide, final filter, summary. The default sort and `cat` filter run in-process; other commands go
 /// through `sh -c` with the lines on stdin.
 enum TodoShListing {
@@ -121,7 +121,7 @@ enum TodoShListing {
         }
     }
 
-    /// A line the pipeline keeps: only-space lines are blank. (Decision, todosh.md 3.8: tasks made of
+    /// A line the pipeline keeps: only-space lines are blank. (Decision, docs/todosh.md section 8: tasks made of
     /// digits only are listed; todo.sh hides them.)
     static func isBlank(_ text: ArraySlice<UInt8>) -> Bool { text.allSatisfy { $0 == 0x20 } }
 

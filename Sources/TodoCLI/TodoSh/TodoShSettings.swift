@@ -1,6 +1,6 @@
 /// Every default and switch the shared actions consult: one value per "personality".
 ///
-/// `todo.sh` fills it from options, environment and the config script (todosh.md 3.1); the `todo`
+/// `todo.sh` fills it from options, environment and the config script (docs/todosh.md section 1); the `todo`
 /// name can fill the same value with its own defaults (docs/todo-command.md: creation date and uid on add, `do`
 /// keeping `pri:` and not auto-archiving) and call the same action functions.
 struct TodoShSettings: Sendable {
