@@ -49,15 +49,16 @@ public struct AppendScan: Sendable {
         bytesSeen += piece.count
         lastByte = base[piece.count - 1]
         func line(at offset: Int) -> Int {
-            linesBefore + AppendScan.countLineFeeds(base, from: begin, to: offset).all + 1
+            linesBefore + AppendScan.survey(base, from: begin, to: offset).lineFeeds + 1
         }
-        if firstNULLine == nil {
+        // The exact searches only where the counting pass saw a NUL or a `<` (rare in task text).
+        if firstNULLine == nil, counts.nulOrLessThan {
             let nul = ByteSearch.firstIndex(of: 0, in: base, from: 0, to: piece.count)
             if nul < piece.count { firstNULLine = line(at: nul) }
         }
         if conflictBlockLine == nil {
             var from = begin
-            if pendingConflictLine == nil,
+            if pendingConflictLine == nil, counts.nulOrLessThan,
                let start = ConflictMarkers.markerLine(of: 0x3C, in: base, from: begin, begin: begin, count: piece.count) {
                 pendingConflictLine = line(at: start)
                 from = start + 7
@@ -110,7 +111,7 @@ public struct AppendScan: Sendable {
     package static func lineFeeds(in bytes: [UInt8]) -> Int {
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return 0 }
-            return countLineFeeds(base, from: 0, to: buffer.count).all
+            return survey(base, from: 0, to: buffer.count).lineFeeds
         }
     }
 
@@ -120,40 +121,82 @@ public struct AppendScan: Sendable {
         bytes.withUnsafeBufferPointer { consume($0) }
     }
 
-    /// The LF bytes in `base[from..<end]`, and how many of them follow a CR in that range.
+    /// The LF bytes in `base[from..<end]`, how many of them follow a CR in that range, and whether
+    /// the range holds a NUL or a `<` byte (what the exact searches for a binary file and a
+    /// conflict block look for): one pass instead of three, and a second one for the CR LF pairs
+    /// only when the range holds a CR at all (most files have none).
+    static func countLineFeeds(_ base: UnsafePointer<UInt8>, from: Int, to end: Int)
+        -> (all: Int, afterCR: Int, nulOrLessThan: Bool) {
+        let survey = self.survey(base, from: from, to: end)
+        let afterCR = survey.holdsCR ? countLineFeedsAfterCR(base, from: from, to: end) : 0
+        return (survey.lineFeeds, afterCR, survey.nulOrLessThan)
+    }
+
+    /// The LF bytes in `base[from..<end]`, and whether it holds a CR, and a NUL or a `<`.
     ///
     /// Sixteen bytes a step: the compare results are summed lane by lane (a true lane is 0xFF, so
-    /// subtracting it adds one) and folded into the totals before a lane can wrap.
-    static func countLineFeeds(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> (all: Int, afterCR: Int) {
-        guard from < end else { return (0, 0) }
-        var all = base[from] == 0x0A ? 1 : 0
+    /// subtracting it adds one) and folded into the total before a lane can wrap; the other bytes
+    /// looked for are ORed into two vectors tested once at the end.
+    static func survey(_ base: UnsafePointer<UInt8>, from: Int, to end: Int)
+        -> (lineFeeds: Int, holdsCR: Bool, nulOrLessThan: Bool) {
+        let raw = UnsafeRawPointer(base)
+        let lineFeed = SIMD16<UInt8>(repeating: 0x0A), carriageReturn = SIMD16<UInt8>(repeating: 0x0D)
+        let nul = SIMD16<UInt8>(repeating: 0), lessThan = SIMD16<UInt8>(repeating: 0x3C)
+        let zero = SIMD16<UInt8>(repeating: 0)
+        var crSeen = zero, specialSeen = zero
+        var all = 0
+        var index = from
+        while index + 16 <= end {
+            var lanesAll = zero
+            var steps = 0
+            while steps < 255 && index + 16 <= end {
+                let bytes = raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+                lanesAll &-= unsafeBitCast(bytes .== lineFeed, to: SIMD16<UInt8>.self)
+                crSeen |= unsafeBitCast(bytes .== carriageReturn, to: SIMD16<UInt8>.self)
+                specialSeen |= unsafeBitCast((bytes .== nul) .| (bytes .== lessThan), to: SIMD16<UInt8>.self)
+                index += 16
+                steps += 1
+            }
+            all += lanes(lanesAll)
+        }
+        var holdsCR = crSeen != zero, special = specialSeen != zero
+        while index < end {
+            switch base[index] {
+            case 0x0A: all += 1
+            case 0x0D: holdsCR = true
+            case 0, 0x3C: special = true
+            default: break
+            }
+            index += 1
+        }
+        return (all, holdsCR, special)
+    }
+
+    /// The LF bytes in `base[from..<end]` that follow a CR in that range.
+    static func countLineFeedsAfterCR(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int {
+        guard from < end else { return 0 }
         var afterCR = 0
         let raw = UnsafeRawPointer(base)
         let lineFeed = SIMD16<UInt8>(repeating: 0x0A), carriageReturn = SIMD16<UInt8>(repeating: 0x0D)
         // Each step looks at 16 bytes from `index` and the 16 before them shifted by one.
         var index = from + 1
         while index + 16 <= end {
-            var lanesAll = SIMD16<UInt8>(repeating: 0), lanesAfterCR = SIMD16<UInt8>(repeating: 0)
+            var lanesAfterCR = SIMD16<UInt8>(repeating: 0)
             var steps = 0
             while steps < 255 && index + 16 <= end {
                 let isLineFeed = raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self) .== lineFeed
                 let follows = raw.loadUnaligned(fromByteOffset: index - 1, as: SIMD16<UInt8>.self) .== carriageReturn
-                lanesAll &-= unsafeBitCast(isLineFeed, to: SIMD16<UInt8>.self)
                 lanesAfterCR &-= unsafeBitCast(isLineFeed .& follows, to: SIMD16<UInt8>.self)
                 index += 16
                 steps += 1
             }
-            all += lanes(lanesAll)
             afterCR += lanes(lanesAfterCR)
         }
         while index < end {
-            if base[index] == 0x0A {
-                all += 1
-                if base[index - 1] == 0x0D { afterCR += 1 }
-            }
+            if base[index] == 0x0A && base[index - 1] == 0x0D { afterCR += 1 }
             index += 1
         }
-        return (all, afterCR)
+        return afterCR
     }
 
     /// The sum of sixteen lane counts, each at most 255.

@@ -149,6 +149,22 @@ public enum ByteSearch {
         let raw = UnsafeRawPointer(base)
         let first = SIMD16<UInt8>(repeating: needleBase[0]), last = SIMD16<UInt8>(repeating: needleBase[lastOffset])
         var index = from
+        // Thirty-two positions a step, one test for all of them; then sixteen for the rest.
+        while index + 32 <= limit {
+            let low = (raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self) .== first)
+                .& (raw.loadUnaligned(fromByteOffset: index + lastOffset, as: SIMD16<UInt8>.self) .== last)
+            let high = (raw.loadUnaligned(fromByteOffset: index + 16, as: SIMD16<UInt8>.self) .== first)
+                .& (raw.loadUnaligned(fromByteOffset: index + 16 + lastOffset, as: SIMD16<UInt8>.self) .== last)
+            if anyLane(low .| high) {
+                var bits = UInt32(bitmask(low)) | UInt32(bitmask(high)) << 16
+                while bits != 0 {
+                    let candidate = index + bits.trailingZeroBitCount
+                    if matches(at: candidate) { return candidate }
+                    bits &= bits &- 1
+                }
+            }
+            index += 32
+        }
         while index + 16 <= limit {
             let heads = raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self) .== first
             let tails = raw.loadUnaligned(fromByteOffset: index + lastOffset, as: SIMD16<UInt8>.self) .== last
