@@ -35,7 +35,7 @@ public struct AppendScan: Sendable {
     }
 
     /// Reads the next piece of the file.
-    public mutating func consume(_ piece: UnsafeBufferPointer<UInt8>) {
+    package mutating func consume(_ piece: UnsafeBufferPointer<UInt8>) {
         guard let base = piece.baseAddress, !piece.isEmpty else { return }
         var begin = 0
         if bytesSeen == 0, piece.count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF {
@@ -116,7 +116,7 @@ public struct AppendScan: Sendable {
     }
 
     /// The scan of `bytes` read as one piece (a whole file already in memory).
-    package init(wholeFile bytes: [UInt8], uidCandidates: [String] = []) {
+    public init(wholeFile bytes: [UInt8], uidCandidates: [String] = []) {
         self.init(uidCandidates: uidCandidates)
         bytes.withUnsafeBufferPointer { consume($0) }
     }

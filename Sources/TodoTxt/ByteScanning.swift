@@ -94,14 +94,14 @@ func lossyString<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
 /// Finding one byte value in a buffer with 16-byte vector compares: the scan behind line splitting
 /// in the todo.sh listing, the uid scan of merge, the line ends of `todo sort` and its binary-file
 /// check, so that each does not carry its own copy of the trick.
-public enum ByteSearch {
+package enum ByteSearch {
     /// The index of the first `byte` in `base[from..<end]`, or `end` when there is none.
     ///
     /// 64 bytes per step (four compares folded into one test) while nothing matches, then 16 at a
     /// time to find the match, then byte by byte for the last few. Complexity: O(n), no allocation;
     /// about 10 GB/s on a long miss here, against 4 GB/s for the eight-byte word trick it replaced.
     @inline(__always)
-    public static func firstIndex(of byte: UInt8, in base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int {
+    package static func firstIndex(of byte: UInt8, in base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int {
         let raw = UnsafeRawPointer(base)
         let pattern = SIMD16<UInt8>(repeating: byte)
         var index = from
@@ -132,7 +132,7 @@ public enum ByteSearch {
     /// bytes `needle.count - 1` further on with its last byte; only a position where both agree is
     /// compared in full. So a needle whose first byte is common (`u` of `uid:`) still costs one
     /// full comparison per real candidate, not per `u`. Complexity: O(n) vector steps, no allocation.
-    public static func firstIndex(of needle: UnsafeBufferPointer<UInt8>, in base: UnsafePointer<UInt8>,
+    package static func firstIndex(of needle: UnsafeBufferPointer<UInt8>, in base: UnsafePointer<UInt8>,
                                   from: Int, to end: Int) -> Int {
         guard let needleBase = needle.baseAddress, needle.count > 0, end - from >= needle.count else { return end }
         let lastOffset = needle.count - 1

@@ -148,9 +148,6 @@ public struct MergeResult: Sendable {
 
     /// No conflict markers remain.
     public var isClean: Bool { conflicts.isEmpty }
-
-    /// The merge driver's exit status: 0 when clean, 1 when a conflict remains (git's contract).
-    public var exitStatus: Int32 { isClean ? 0 : 1 }
 }
 
 extension TodoMerge {

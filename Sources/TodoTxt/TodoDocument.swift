@@ -134,7 +134,7 @@ public struct TodoDocument: Sendable {
     public var items: [TodoItem] { (0..<lineCount).map(item(at:)) }
 
     /// Calls `body` with each line's content as a buffer, without copying (the hot path for scans).
-    public func withLineBuffers(_ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+    package func withLineBuffers(_ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
         try storage.withUnsafeBufferPointer { stored in
             try edits.withUnsafeBufferPointer { edited in
                 for (index, record) in records.enumerated() {
@@ -312,7 +312,7 @@ public struct TodoDocument: Sendable {
 
     /// Removes every line whose content `shouldRemove` accepts, in one pass: the same result as
     /// `removeLine(at:)` for each of them, in O(lines) instead of O(lines²). No other line changes.
-    public mutating func removeLines(where shouldRemove: (UnsafeBufferPointer<UInt8>) -> Bool) {
+    package mutating func removeLines(where shouldRemove: (UnsafeBufferPointer<UInt8>) -> Bool) {
         isPristine = false
         records = storage.withUnsafeBufferPointer { stored in
             edits.withUnsafeBufferPointer { edited in

@@ -65,7 +65,8 @@ enum MergeAction {
         try invocation.files.updateHoldingLock(ours, warn: invocation.warn) { _ throws(CLIError) in result.bytes }
         for report in result.reports { invocation.log("todo merge: \(report)") }
         for conflict in result.conflicts { invocation.log("todo merge: conflict: \(conflict.text)") }
-        return result.exitStatus
+        // git's contract for a driver: 0 when clean, 1 when a conflict remains.
+        return result.isClean ? 0 : 1
     }
 
     /// Whether `bytes` holds a NUL byte (a plain pointer loop: the generic `contains` took a fifth of
