@@ -89,9 +89,10 @@ func checkFilter(_ bytes: [UInt8], _ log: inout FailureLog) {
         // Only on valid UTF-8: on an encoding error grep's answer depends on which of its two
         // matchers the pattern takes (docs/notes/fuzzing.md, "The filter target"). Only for a
         // term grep accepts: one it refuses lists nothing under either name, whatever the C
-        // library would match (`x\{0\0\}`, which the C library reads as `x\{00\}`).
+        // library would match (`x\{0\0\}`, which the C library reads as `x\{00\}`). Only where
+        // both put every character in the same classes (`CharacterTables`).
         if outcome != nil, problem == nil, let reference, reference.isValid, reference.answersLikeGrep,
-           String(validating: line, as: UTF8.self) != nil,
+           String(validating: line, as: UTF8.self) != nil, CharacterTables.agree(line), CharacterTables.agree(input.pattern),
            let expected = reference.matches(line), found != expected {
             // Where they still disagree grep itself decides: one process, only then.
             let grep = grepArbiter?.selects(input, line: line)

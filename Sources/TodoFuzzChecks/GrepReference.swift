@@ -38,9 +38,13 @@ public struct GrepReference: Sendable {
     /// Compares grep and the engine on one filter input (cut to the target's limits first).
     public func compare(_ input: [UInt8]) throws -> Outcome {
         let cut = FilterInput(FuzzTarget.filter.limits.cut(input))
-        // Lines that hold a NUL or are not valid UTF-8 are sent empty and not compared (see
-        // `checkFilter`), so the others keep their numbers.
-        let comparable = cut.lines.map { !$0.contains(0) && String(validating: $0, as: UTF8.self) != nil }
+        // Lines that hold a NUL, are not valid UTF-8, or hold a character the C library classifies
+        // otherwise (`CharacterTables`) are sent empty and not compared (see `checkFilter`), so the
+        // others keep their numbers.
+        guard CharacterTables.agree(cut.pattern) else { return .skipped }
+        let comparable = cut.lines.map {
+            !$0.contains(0) && String(validating: $0, as: UTF8.self) != nil && CharacterTables.agree($0)
+        }
         let parsed = FilterInput(term: cut.term, lines: zip(cut.lines, comparable).map { $1 ? $0 : [] })
         guard let pattern = Self.argument(parsed) else { return .skipped }
         let regex = BasicRegex(bytes: parsed.pattern, ignoreCase: true)

@@ -1,4 +1,5 @@
 // The C library's basic regular expressions, as the filter target's in-process reference.
+import TodoCLI
 #if canImport(Glibc)
 import Glibc
 
@@ -71,3 +72,55 @@ final class ReferenceRegex {
     func matches(_ line: [UInt8]) -> Bool? { nil }
 }
 #endif
+
+/// Whether the C library (in C.UTF-8) and the engine put every character of a text in the same
+/// classes. Each follows its own Unicode version: Debian 12's C library knows Unicode 14, Swift's
+/// standard library a later one, in which 38 combining letters (U+0363…) became alphabetic and
+/// thousands of characters were assigned. On a text holding such a character grep and the engine
+/// may rightly differ (`\bsun` after U+0363), so the checks compare only texts where they agree.
+///
+/// The C library is asked through `regcomp` (`^[[:alpha:]]$`, case not ignored) because the Glibc
+/// module does not import `wctype`. Compiled once; `regexec` on a compiled pattern is thread-safe.
+final class CharacterTables: @unchecked Sendable {
+    static let classNames = ["alpha", "alnum", "upper", "lower", "space", "blank", "punct", "print", "graph", "cntrl"]
+    #if canImport(Glibc)
+    private static let shared = CharacterTables()
+    private let locale: locale_t?
+    /// One compiled pattern per class name; never freed (one set for the process's life). A raw
+    /// buffer, so that concurrent readers need no exclusive access.
+    private let classes = UnsafeMutablePointer<regex_t>.allocate(capacity: CharacterTables.classNames.count)
+    private var compiledCount = 0
+
+    private init() {
+        locale = newlocale(1 << LC_CTYPE, "C.UTF-8", nil)
+        guard let locale else { return }
+        let previous = uselocale(locale)
+        defer { uselocale(previous) }
+        for name in Self.classNames {
+            (classes + compiledCount).initialize(to: regex_t())
+            let status = Array("^[[:\(name):]]$".utf8CString).withUnsafeBufferPointer {
+                regcomp(classes + compiledCount, $0.baseAddress, REG_NOSUB)
+            }
+            guard status == 0 else { return }
+            compiledCount += 1
+        }
+    }
+
+    static func agree(_ bytes: [UInt8]) -> Bool {
+        guard bytes.contains(where: { $0 >= 0x80 }), let locale = shared.locale,
+              shared.compiledCount == classNames.count else { return true }
+        let previous = uselocale(locale)
+        defer { uselocale(previous) }
+        for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars where scalar.value >= 0x80 {
+            let encoded = Array(String(scalar).utf8CString)
+            for (index, name) in classNames.enumerated() {
+                let inC = encoded.withUnsafeBufferPointer { regexec(shared.classes + index, $0.baseAddress, 0, nil, 0) } == 0
+                if inC != BasicRegex.inClass(name, scalar.value) { return false }
+            }
+        }
+        return true
+    }
+    #else
+    static func agree(_ bytes: [UInt8]) -> Bool { true }
+    #endif
+}

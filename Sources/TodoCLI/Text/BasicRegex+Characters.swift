@@ -90,7 +90,7 @@ extension BasicRegex {
     /// Whether `scalar` is in the POSIX class `name`, as the C.UTF-8 locale's character classes say:
     /// `digit` and `xdigit` are ASCII only (POSIX requires it), every other class takes in the rest of
     /// Unicode by its general category. An encoding error is in no class.
-    static func inClass(_ name: String, _ scalar: UInt32) -> Bool {
+    package static func inClass(_ name: String, _ scalar: UInt32) -> Bool {
         if name == "_word" { return isWordScalar(scalar) }
         if scalar < 0x80 {
             let isUpper = scalar >= 0x41 && scalar <= 0x5A
