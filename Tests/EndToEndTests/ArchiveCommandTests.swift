@@ -1,3 +1,4 @@
+import TodoTestSupport
 import XCTest
 
 /// `todo archive`: completed tasks move to done.txt; nothing is lost.

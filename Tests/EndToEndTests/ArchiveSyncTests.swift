@@ -1,4 +1,5 @@
 import Foundation
+import TodoTestSupport
 import XCTest
 
 /// Clone A completes a task and archives it; clone B gives the same task a priority or edits its

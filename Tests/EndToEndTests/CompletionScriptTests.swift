@@ -1,3 +1,4 @@
+import TodoTestSupport
 import XCTest
 
 /// The completion scripts load in real shells and complete actions and projects (docs/todo-command.md).

@@ -1,4 +1,5 @@
 import Foundation
+import TodoTestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import TodoTestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import TodoTxt
+import TodoTestSupport
 import XCTest
 
 /// `todo merge BASE OURS THEIRS [MARKER_SIZE]` as git calls it, and `todo merge --setup`, run as the

@@ -1,3 +1,4 @@
+import TodoTestSupport
 import XCTest
 
 /// Runs the README's walk-through exactly as written, in a fresh HOME, and checks the results it

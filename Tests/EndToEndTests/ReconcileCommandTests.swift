@@ -1,5 +1,6 @@
 import Foundation
 import TodoTxt
+import TodoTestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

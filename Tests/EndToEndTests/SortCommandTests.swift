@@ -1,3 +1,4 @@
+import TodoTestSupport
 import XCTest
 
 /// `todo sort` and `todo export` run as the real binary on real files.

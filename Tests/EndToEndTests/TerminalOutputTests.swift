@@ -1,3 +1,4 @@
+import TodoTestSupport
 import XCTest
 
 /// Under the name `todo`, task text on a terminal cannot drive the terminal; pipes get raw bytes.

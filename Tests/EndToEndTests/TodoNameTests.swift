@@ -1,3 +1,4 @@
+import TodoTestSupport
 import XCTest
 
 /// The program under its own name `todo` (docs/todo-command.md): zero configuration, uids, extensions, errors.

@@ -1,3 +1,4 @@
+import TodoTestSupport
 import XCTest
 
 /// `todo`'s additions work under the name `todo.sh` too, on the files its config names (docs/todo-command.md).

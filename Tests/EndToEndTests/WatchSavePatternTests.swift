@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TodoTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TodoTestSupport
 @testable import TodoCLI
 @testable import TodoFileSystem
 
@@ -11,11 +12,10 @@ struct CommandFaultTests {
     static let original = Array("(A) 2026-01-01 call mom uid:k3f9qz\nbuy milk uid:m2x8ab\r\n\nx 2026-01-02 paid uid:r7p4cd\n".utf8)
 
     /// A fresh directory holding todo.txt with `original`.
-    func makeDirectory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("todo-fault-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        try Data(Self.original).write(to: URL(fileURLWithPath: path + "/todo.txt"))
-        return path
+    func makeDirectory() throws -> TemporaryDirectory {
+        let directory = TemporaryDirectory("todo-fault")
+        try Data(Self.original).write(to: URL(fileURLWithPath: directory.file("todo.txt")))
+        return directory
     }
 
     /// Runs `todo -f DIR/todo.txt ARGUMENTS` in process on `syscalls`.
@@ -33,15 +33,14 @@ struct CommandFaultTests {
     func aFailureAtAnyCallOfTodoDoLeavesTheFileByteIdentical(kind: SyscallKind) throws {
         // A clean run first, counting the calls of this kind.
         let clean = try makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: clean) }
         let recorder = FaultInjector()
-        let done = run(["do", "2"], in: clean, syscalls: recorder.syscalls())
+        let done = run(["do", "2"], in: clean.path, syscalls: recorder.syscalls())
         #expect(done.status == 0, "\(done.err)")
         let calls = recorder.calls.filter { $0 == kind }.count
         guard calls > 0 else { return }
         for occurrence in 1...calls {
-            let directory = try makeDirectory()
-            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let temporary = try makeDirectory()
+            let directory = temporary.path
             let injector = FaultInjector([Fault(kind, occurrence: occurrence, .fail(.noSpace))])
             let failed = run(["do", "2"], in: directory, syscalls: injector.syscalls())
             let after = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/todo.txt")))

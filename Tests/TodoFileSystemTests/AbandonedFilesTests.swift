@@ -4,6 +4,7 @@
 import Darwin
 #endif
 import Testing
+import TodoTestSupport
 @testable import TodoFileSystem
 
 /// Temporary files that a writer killed mid-write leaves beside the todo file are removed by the

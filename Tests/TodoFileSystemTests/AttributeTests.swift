@@ -8,6 +8,7 @@ import Darwin
 #endif
 import Synchronization
 import Testing
+import TodoTestSupport
 @testable import TodoFileSystem
 
 @Suite struct AttributeTests {

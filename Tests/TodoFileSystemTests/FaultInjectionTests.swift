@@ -4,6 +4,7 @@
 import Darwin
 #endif
 import Testing
+import TodoTestSupport
 @testable import TodoFileSystem
 
 /// Fails every system call of a safe replacement in turn and checks the promise of docs/files.md

@@ -4,6 +4,7 @@
 import Darwin
 #endif
 import Testing
+import TodoTestSupport
 @testable import TodoFileSystem
 
 /// The writers' lock: `flock` on the directory of the real file, nothing created (issue 12), the

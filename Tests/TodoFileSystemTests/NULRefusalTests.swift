@@ -4,6 +4,7 @@
 import Darwin
 #endif
 import Testing
+import TodoTestSupport
 @testable import TodoFileSystem
 
 /// `ReplaceOptions.refusesNULBytes`: a file holding a NUL byte is never rewritten, whether the

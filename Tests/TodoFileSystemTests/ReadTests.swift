@@ -4,6 +4,7 @@
 import Darwin
 #endif
 import Testing
+import TodoTestSupport
 @testable import TodoFileSystem
 
 @Suite struct ReadTests {

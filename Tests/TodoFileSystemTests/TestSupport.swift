@@ -6,23 +6,10 @@
 import Darwin
 #endif
 import Testing
+import TodoTestSupport
 @testable import TodoFileSystem
 
-/// A fresh directory from `mkdtemp`, removed (with everything in it) when the test ends.
-final class TemporaryDirectory {
-    let path: String
-
-    init() {
-        var template = Array("/tmp/todo-fs-test.XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!) }
-        precondition(made != nil, "mkdtemp failed: \(errno)")
-        path = String(cString: made!)
-    }
-
-    deinit { Posix.removeTree(path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
+extension TemporaryDirectory {
     /// Entry names, sorted, without `.` and `..`.
     func entries(_ subdirectory: String? = nil) -> [String] {
         Posix.list(subdirectory.map { path + "/" + $0 } ?? path)

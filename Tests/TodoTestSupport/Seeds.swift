@@ -18,11 +18,24 @@ public struct SplitMix64: RandomNumberGenerator {
     }
 }
 
-/// The seed for a property or soak test: `TODO_PROPERTY_SEED`, else a fresh one. Always printed
-/// with the test's name, so that a failure can be replayed.
+/// Seed and size of a property or soak test, the one seed mechanism of every test target:
+/// `TODO_PROPERTY_SEED` and `TODO_PROPERTY_COUNT` override the defaults. Without a default seed a
+/// fresh one is drawn each run. The seed is always printed with the test's name, so that a failure
+/// can be replayed.
+public struct PropertySettings: Sendable {
+    public let seed: UInt64
+    public let count: Int
+
+    public init(defaultSeed: UInt64? = nil, defaultCount: Int, name: String = #function) {
+        let environment = ProcessInfo.processInfo.environment
+        seed = environment["TODO_PROPERTY_SEED"].flatMap(UInt64.init) ?? defaultSeed ?? UInt64.random(in: 1...UInt64.max)
+        count = environment["TODO_PROPERTY_COUNT"].flatMap(Int.init) ?? defaultCount
+        print("\(name): seed \(seed) (rerun with TODO_PROPERTY_SEED=\(seed))")
+    }
+}
+
+/// The seed for a test that needs no count: `PropertySettings`' seed, fresh unless
+/// `TODO_PROPERTY_SEED` is set, printed with the test's name.
 public func propertySeed(_ name: String = #function) -> UInt64 {
-    let seed = ProcessInfo.processInfo.environment["TODO_PROPERTY_SEED"].flatMap(UInt64.init)
-        ?? UInt64.random(in: 1...UInt64.max)
-    print("\(name): seed \(seed) (rerun with TODO_PROPERTY_SEED=\(seed))")
-    return seed
+    PropertySettings(defaultCount: 0, name: name).seed
 }

@@ -76,18 +76,6 @@ struct ReplayGenerator: RandomNumberGenerator {
     }
 }
 
-/// Seed and count for property tests: TODO_PROPERTY_SEED and TODO_PROPERTY_COUNT override the defaults.
-struct PropertySettings {
-    let seed: UInt64
-    let count: Int
-
-    init(defaultSeed: UInt64, defaultCount: Int) {
-        let environment = ProcessInfo.processInfo.environment
-        seed = environment["TODO_PROPERTY_SEED"].flatMap { UInt64($0) } ?? defaultSeed
-        count = environment["TODO_PROPERTY_COUNT"].flatMap { Int($0) } ?? defaultCount
-    }
-}
-
 /// Random task-like lines and files: the building blocks of the property tests.
 struct TodoTextGenerator {
     var rng: SplitMix64

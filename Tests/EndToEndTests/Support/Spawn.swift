@@ -1,4 +1,5 @@
 import Foundation
+import TodoTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,14 +24,9 @@ enum Spawn {
     /// The built `todo` binary.
     static var todo: String { productsDirectory + "/todo" }
 
-    /// A fresh temporary directory, unique per call.
+    /// A fresh temporary directory, unique per call, kept after the test (`TemporaryDirectory.makePath`).
     static func makeTemporaryDirectory(_ label: String = "todo-test") -> String {
-        var template = Array("\(NSTemporaryDirectory())/\(label)-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
-            guard let base = buffer.baseAddress, let result = mkdtemp(base) else { return nil }
-            return String(cString: result)
-        }
-        return made ?? NSTemporaryDirectory() + "/\(label)-\(UUID().uuidString)"
+        TemporaryDirectory.makePath(label)
     }
 
     /// Runs `argv` (argv[0] looked up in PATH when it has no slash) and waits for it.

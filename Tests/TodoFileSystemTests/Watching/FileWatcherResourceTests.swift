@@ -4,6 +4,7 @@
 import Darwin
 #endif
 import XCTest
+import TodoTestSupport
 @testable import TodoFileSystem
 
 /// Process-wide measurements (open descriptors, CPU time, context switches). These are XCTest cases
@@ -11,15 +12,15 @@ import XCTest
 /// `swift test --parallel` gives each case its own process), so nothing else in the process opens
 /// descriptors or burns CPU while they measure.
 final class WatchingResourceTests: XCTestCase {
-    private var dir: WatchTempDirectory!
+    private var dir: TemporaryDirectory!
 
     override func setUp() {
-        dir = WatchTempDirectory("res")
+        dir = TemporaryDirectory("watch-res")
         writeFile(dir.file("todo.txt"), "one\n")
     }
 
     override func tearDown() {
-        dir.remove()
+        dir = nil
     }
 
     /// Start and stop once so Dispatch's own process-wide descriptors (epoll, eventfd), created

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Dispatch
 import Testing
+import TodoTestSupport
 @testable import TodoFileSystem
 
 /// The polling interval used by the polling variants: short, so the tests stay fast.
@@ -23,10 +24,9 @@ private var nativeMechanism: FileWatcherMechanism {
 private func withWatchedFile<T>(
     _ initial: String? = "one\ntwo\n", backend: FileWatcherBackend = .automatic,
     settle: Duration = FileWatcher.defaultSettle, readBack: Bool = false, siblings: Bool = false,
-    _ body: (_ watcher: FileWatcher, _ path: String, _ log: WatchEventLog, _ dir: WatchTempDirectory) async throws -> T
+    _ body: (_ watcher: FileWatcher, _ path: String, _ log: WatchEventLog, _ dir: TemporaryDirectory) async throws -> T
 ) async throws -> T {
-    let dir = WatchTempDirectory()
-    defer { dir.remove() }
+    let dir = TemporaryDirectory("watch")
     let path = dir.file("todo.txt")
     if let initial { writeFile(path, initial) }
     let log = WatchEventLog(reading: readBack ? path : nil)
@@ -130,8 +130,7 @@ struct WatchingSavePatternTests {
 
     @Test("handlers run on the given queue")
     func handlerQueue() async throws {
-        let dir = WatchTempDirectory()
-        defer { dir.remove() }
+        let dir = TemporaryDirectory("watch")
         let key = DispatchSpecificKey<Int>()
         let queue = DispatchQueue(label: "test.watch.handlers")
         queue.setSpecific(key: key, value: 42)
@@ -149,9 +148,8 @@ struct WatchingSavePatternTests {
 
     @Test("a symlinked file: the target's directory is watched", arguments: ["absolute", "relative"])
     func symlinkedFile(_ kind: String) async throws {
-        let real = WatchTempDirectory("real")
-        let links = WatchTempDirectory("links")
-        defer { real.remove(); links.remove() }
+        let real = TemporaryDirectory("watch-real")
+        let links = TemporaryDirectory("watch-links")
         let target = real.file("todo.txt")
         writeFile(target, "one\n")
         let link = links.file("todo.txt")
@@ -258,8 +256,7 @@ struct WatchingLifecycleTests {
 
     @Test("start fails clearly on a missing directory, a directory path, an empty path, a second start")
     func startErrors() throws {
-        let dir = WatchTempDirectory()
-        defer { dir.remove() }
+        let dir = TemporaryDirectory("watch")
         let missing = FileWatcher(path: dir.file("nope/todo.txt"))
         #expect(throws: FileWatcherError.self) { try missing.start { _ in } }
         #expect(!missing.isRunning)
@@ -279,8 +276,7 @@ struct WatchingLifecycleTests {
 
     @Test("stop() from inside the handler, stop() twice, restart after stop")
     func stopFromHandler() async throws {
-        let dir = WatchTempDirectory()
-        defer { dir.remove() }
+        let dir = TemporaryDirectory("watch")
         let path = dir.file("todo.txt")
         writeFile(path, "a\n")
         let log = WatchEventLog()
@@ -358,8 +354,7 @@ private final class UnavailableBackend: WatchBackend, @unchecked Sendable {
 struct WatchingFallbackTests {
     @Test(".automatic falls back to polling when the native backend fails, and says why")
     func fallback() async throws {
-        let dir = WatchTempDirectory()
-        defer { dir.remove() }
+        let dir = TemporaryDirectory("watch")
         let path = dir.file("todo.txt")
         writeFile(path, "a\n")
         let log = WatchEventLog()
@@ -379,8 +374,7 @@ struct WatchingFallbackTests {
     #if os(Linux)
     @Test("inotify: a queue overflow is treated as a change")
     func overflow() async throws {
-        let dir = WatchTempDirectory()
-        defer { dir.remove() }
+        let dir = TemporaryDirectory("watch")
         let path = dir.file("todo.txt")
         writeFile(path, "a\n")
         let limit = Int(readFile("/proc/sys/fs/inotify/max_queued_events")?.split(separator: "\n").first ?? "") ?? 16384

@@ -10,22 +10,6 @@ import Synchronization
 import Testing
 @testable import TodoFileSystem
 
-/// A fresh `mkdtemp` directory; `remove()` deletes it and everything in it.
-struct WatchTempDirectory {
-    let path: String
-
-    init(_ label: String = "watch") {
-        var template = Array("/tmp/todo-\(label)-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        precondition(made != nil, "mkdtemp failed: errno \(errno)")
-        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    func remove() { _ = spawnWait(["rm", "-rf", path]) }
-}
-
 /// One handler call and when it happened.
 struct RecordedEvent: Sendable {
     let event: FileWatchEvent
