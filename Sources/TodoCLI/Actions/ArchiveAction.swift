@@ -62,7 +62,7 @@ enum ArchiveAction {
             try files.updateHoldingLock(donePath, createIfMissing: true, warn: warn) { current throws(CLIError) in
                 try FileAccess.refuseNULBytes(current, path: donePath)
                 try TodoFileEdit.refuseConflictMarkers(current, path: donePath)
-                let newLines = notYetArchived(plan.lines, doneBytes: current)
+                let newLines = ArchivePlan.notYetArchived(plan.lines, doneBytes: current)
                 guard !newLines.isEmpty else { return nil }
                 return current + FileAccess.bytesAppending(newLines, after: current, terminatorOfNewFile: plan.terminator)
             }
@@ -73,138 +73,12 @@ enum ArchiveAction {
             try files.replaceHoldingLock(todoPath, warn: warn) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
                 try TodoFileEdit.refuseConflictMarkers(current, path: todoPath)
                 if let kept = plan.kept, ProcessSpawning.sameBytes(current, snapshot) { return .pieces(kept) }
-                return .bytes(removing(plan.lines, from: current))
+                return .bytes(ArchivePlan.removing(plan.lines, from: current))
             }
         } catch {
             let count = plan.lines.count
             throw .failure("\(error.text); the \(count) completed task\(count == 1 ? " is" : "s are") in \(donePath) and still in \(todoPath): run archive again to finish (nothing is appended twice)")
         }
         return plan.lines
-    }
-
-    /// What one archive moves: the completed lines' contents and, when the file ends with a line
-    /// break, the kept part of the file as pieces of it (written without building it).
-    struct ArchivePlan {
-        /// The completed lines, as slices of the file read (no copy per line).
-        var lines: [ArraySlice<UInt8>] = []
-        var kept: [Range<Int>]?
-        var terminator: LineTerminator = .lf
-
-        init(_ bytes: [UInt8]) {
-            if let runs = TodoDocument.completedRuns(bytes) {
-                kept = runs.kept
-                bytes.withUnsafeBufferPointer { buffer in
-                    guard let base = buffer.baseAddress else { return }
-                    for run in runs.completed {
-                        var start = run.lowerBound
-                        while start < run.upperBound {
-                            let lineFeed = ByteSearch.firstIndex(of: 0x0A, in: base, from: start, to: run.upperBound)
-                            let end = lineFeed > start && base[lineFeed - 1] == 0x0D ? lineFeed - 1 : lineFeed
-                            lines.append(bytes[start..<end])
-                            start = lineFeed + 1
-                        }
-                    }
-                }
-                // A new done file gets the todo file's line ending, read off its first line (the
-                // file ends with LF, so there is one).
-                if let lineFeed = bytes.firstIndex(of: 0x0A), lineFeed > 0, bytes[lineFeed - 1] == 0x0D { terminator = .crlf }
-                return
-            }
-            let document = TodoDocument(bytes: bytes)
-            terminator = document.dominantTerminator
-            for index in 0..<document.lineCount where document.item(at: index).isCompleted {
-                lines.append(ArraySlice(Array(document.content(at: index))))
-            }
-        }
-    }
-
-    /// `lines` without those already at the end of the done file: among its last `lines.count`
-    /// lines, the same line, or a completed task with the same uid, each match used once.
-    ///
-    /// An interrupted archive leaves its batch at the very end of the done file, so the done file's
-    /// last line decides cheaply whether anything can repeat: unless it is a completed task that
-    /// equals one of `lines` or shares its uid, nothing is searched (the usual case costs one parse
-    /// and a byte search, never a hash of the done file).
-    static func notYetArchived(_ lines: [ArraySlice<UInt8>], doneBytes: [UInt8]) -> [ArraySlice<UInt8>] {
-        guard let last = lastLines(of: doneBytes, count: 1).last else { return lines }
-        let lastItem = TodoItem(last)
-        guard lastItem.isCompleted else { return lines }
-        let lastUID = lastItem.uid
-        let uidBytes = lastUID.map { Array($0.utf8) }
-        let mayRepeat = lines.contains { line in
-            line.elementsEqual(last) || (uidBytes.map { contains(line, $0) } == true && TodoItem(line).uid == lastUID)
-        }
-        guard mayRepeat else { return lines }
-        let tail = lastLines(of: doneBytes, count: lines.count)
-        var sameLine: [ArraySlice<UInt8>: Int] = [:]
-        var sameUID: [String: Int] = [:]
-        for content in tail {
-            let item = TodoItem(content)
-            guard item.isTask else { continue }
-            sameLine[content, default: 0] += 1
-            if item.isCompleted, let uid = item.uid { sameUID[uid, default: 0] += 1 }
-        }
-        return lines.filter { line in
-            if let count = sameLine[line[...]], count > 0 {
-                sameLine[line[...]] = count - 1
-                return false
-            }
-            if !sameUID.isEmpty, let uid = TodoItem(line).uid, let count = sameUID[uid], count > 0 {
-                sameUID[uid] = count - 1
-                return false
-            }
-            return true
-        }
-    }
-
-    /// The contents of the last `count` lines of `bytes` (terminators dropped), in order, found from
-    /// the end without splitting the whole file.
-    static func lastLines(of bytes: [UInt8], count: Int) -> [ArraySlice<UInt8>] {
-        guard !bytes.isEmpty else { return [] }
-        var lines: [ArraySlice<UInt8>] = []
-        var end = bytes.count
-        if bytes[end - 1] == 0x0A { end -= 1 }
-        while lines.count < count {
-            var start = end
-            while start > 0, bytes[start - 1] != 0x0A { start -= 1 }
-            let contentEnd = end > start && bytes[end - 1] == 0x0D ? end - 1 : end
-            lines.append(bytes[start..<contentEnd])
-            if start == 0 { break }
-            end = start - 1
-        }
-        return lines.reversed()
-    }
-
-    /// Whether `needle` occurs in `haystack`.
-    static func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, haystack.count >= needle.count else { return false }
-        return haystack.withUnsafeBufferPointer { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return false }
-            var index = 0
-            while index + needle.count <= buffer.count {
-                index = ByteSearch.firstIndex(of: first, in: base, from: index, to: buffer.count - needle.count + 1)
-                guard index + needle.count <= buffer.count else { return false }
-                if UnsafeBufferPointer(rebasing: buffer[index..<(index + needle.count)]).elementsEqual(needle) { return true }
-                index += 1
-            }
-            return false
-        }
-    }
-
-    /// `bytes` without one completed line per entry of `lines` (a multiset): the todo file as another
-    /// writer left it, minus exactly what was archived.
-    static func removing(_ lines: [ArraySlice<UInt8>], from bytes: [UInt8]) -> [UInt8] {
-        var pending: [[UInt8]: Int] = [:]
-        for line in lines { pending[Array(line), default: 0] += 1 }
-        var document = TodoDocument(bytes: bytes)
-        document.removeLines { line in
-            // Only a line starting with `x` (or with a BOM of its own) can be completed.
-            guard line.count >= 2, line[0] == 0x78 || line[0] == 0xEF else { return false }
-            let content = Array(line)
-            guard TodoItem(content).isCompleted, let count = pending[content], count > 0 else { return false }
-            pending[content] = count - 1
-            return true
-        }
-        return document.rendered()
     }
 }
