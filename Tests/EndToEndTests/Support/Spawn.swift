@@ -86,6 +86,27 @@ enum Files {
     static func write(_ path: String, _ bytes: [UInt8]) {
         _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
     }
+    /// Writes an executable (mode 755) through a descriptor opened close-on-exec. A plain write
+    /// leaves the descriptor inheritable: a process another test spawns at that moment keeps it
+    /// open for its whole life, and exec-ing the file meanwhile fails with ETXTBSY (an add-on run
+    /// then exits 126).
+    static func writeExecutable(_ path: String, _ text: String) {
+        unlink(path)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { return }
+        var offset = 0
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { buffer in
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written <= 0 { break }
+                offset += written
+            }
+        }
+        close(descriptor)
+        chmod(path, 0o755)
+    }
+
     static func read(_ path: String) -> [UInt8] {
         FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
     }

@@ -388,8 +388,7 @@ struct Transcript {
                 let directory = paths.home + "/.todo.actions.d"
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
                 let path = directory + "/" + name
-                Files.write(path, body.map { expand($0) + "\n" }.joined())
-                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+                Files.writeExecutable(path, body.map { expand($0) + "\n" }.joined())
             case .expect(let name, let form, let body):
                 let path = dataPath(name)
                 let expected = bytes(body, form)
