@@ -14,7 +14,8 @@ public struct GrepReference: Sendable {
     public enum Outcome: Sendable, Equatable {
         /// grep and the engine selected the same lines.
         case agrees
-        /// The term is none todo.sh could pass (a NUL, empty, not UTF-8): nothing compared.
+        /// The term is none todo.sh could pass (a NUL, empty, not UTF-8), or grep gave no answer
+        /// within `timeout`: nothing compared.
         case skipped
         /// grep refused the pattern (exit 2) with this message, and so does `BasicRegex.syntaxError`.
         case rejected(String)
@@ -25,6 +26,9 @@ public struct GrepReference: Sendable {
     }
 
     private let executable: URL
+
+    /// How long grep may take on one input: the fuzz target's own timeout (`scripts/fuzz.sh`).
+    static let timeout: DispatchTimeInterval = .seconds(20)
 
     /// Nil when no `grep` is on the PATH.
     public init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -52,13 +56,15 @@ public struct GrepReference: Sendable {
         let engine = outcomes.indices.filter { outcomes[$0] == true }.map { $0 + 1 }
         let problem = BasicRegex.syntaxError(parsed.pattern, ignoreCase: true)
         switch try run(pattern, on: parsed.lines) {
-        case .failure(let refusal):
+        case nil:
+            return .skipped
+        case .failure(let refusal)?:
             // grep names itself first (`grep: `, or its path).
             let message = refusal.message.firstRange(of: ": ").map { String(refusal.message[$0.upperBound...]) } ?? refusal.message
             return problem == message ? .rejected(message) : .refusalDiffers(engine: problem, grep: message)
-        case .success where problem != nil:
+        case .success? where problem != nil:
             return .refusalDiffers(engine: problem, grep: nil)
-        case .success(let selected):
+        case .success(let selected)?:
             // Lines the engine left undecided are not compared either.
             let valid = Set(comparable.indices.filter { comparable[$0] && outcomes[$0] != nil }.map { $0 + 1 })
             let (ours, theirs) = (engine.filter(valid.contains), selected.filter(valid.contains))
@@ -79,6 +85,7 @@ public struct GrepReference: Sendable {
     /// Whether grep accepts `input`'s pattern; nil when it cannot be put to grep.
     func accepts(_ input: FilterInput) -> Bool? {
         let empty = FilterInput(term: input.term, lines: [])
+        // `try?` flattens: nil when grep could not run or gave no answer in time.
         guard let pattern = Self.argument(empty), let result = try? run(pattern, on: []) else { return nil }
         if case .success = result { return true }
         return false
@@ -92,7 +99,7 @@ public struct GrepReference: Sendable {
     }
 
     /// Runs grep; its selection, or its complaint when it refuses the pattern (exit status 2).
-    private func run(_ pattern: String, on lines: [[UInt8]]) throws -> Result<[Int], GrepRefusal> {
+    private func run(_ pattern: String, on lines: [[UInt8]]) throws -> Result<[Int], GrepRefusal>? {
         // The lines go in a file, not a pipe: grep refusing a pattern exits before reading, and a
         // write into the closed pipe would kill this process with SIGPIPE.
         let linesFile = FileManager.default.temporaryDirectory
@@ -111,9 +118,16 @@ public struct GrepReference: Sendable {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        // grep itself can take minutes and gigabytes on a term the engine answers at once
+        // (`\*r****\{4622\}*9:`): past the fuzz target's own timeout it is stopped, and gives no
+        // answer.
+        let timeout = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.timeout, execute: timeout)
         let printed = output.fileHandleForReading.readDataToEndOfFile()
         let complaint = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        timeout.cancel()
+        if process.terminationReason == .uncaughtSignal { return nil }
         if process.terminationStatus == 2 {
             return .failure(GrepRefusal(message: String(decoding: complaint, as: UTF8.self)
                 .trimmingCharacters(in: .whitespacesAndNewlines)))
