@@ -116,54 +116,42 @@ public struct TodoItem: Sendable {
             }
         }
         var position = lead
+        // Each reads one token at `position` into the header and moves past it, if it is there.
+        @inline(__always) func readPriority() {
+            guard let priority = priorityToken(bytes, at: position) else { return }
+            header.priority = priority
+            header.priorityOffset = position
+            position += 4
+        }
+        @inline(__always) func readCompletionDate() {
+            guard let done = dateToken(bytes, at: position) else { return }
+            header.completionDate = done
+            header.completionDateOffset = position
+            position += 11
+        }
+        @inline(__always) func readCreationDate() {
+            guard let created = dateToken(bytes, at: position) else { return }
+            header.creationDate = created
+            header.creationDateOffset = position
+            position += 11
+        }
         if bytes.count >= lead + 2 && bytes[lead] == 0x78 && bytes[lead + 1] == 0x20 {
             header.isCompleted = true
             position = lead + 2
-            if let priority = priorityToken(bytes, at: position) {
-                // x (A) [done created | created]
-                header.priority = priority
-                header.priorityOffset = position
-                position += 4
-                if let first = dateToken(bytes, at: position) {
-                    if let second = dateToken(bytes, at: position + 11) {
-                        header.completionDate = first
-                        header.completionDateOffset = position
-                        header.creationDate = second
-                        header.creationDateOffset = position + 11
-                        position += 22
-                    } else {
-                        header.creationDate = first
-                        header.creationDateOffset = position
-                        position += 11
-                    }
-                }
-            } else if let done = dateToken(bytes, at: position) {
+            if priorityToken(bytes, at: position) != nil {
+                // x (A) [done created | created]: one date alone is the creation date.
+                readPriority()
+                if dateToken(bytes, at: position + 11) != nil { readCompletionDate() }
+                readCreationDate()
+            } else if dateToken(bytes, at: position) != nil {
                 // x [done [(A)] [created]]
-                header.completionDate = done
-                header.completionDateOffset = position
-                position += 11
-                if let priority = priorityToken(bytes, at: position) {
-                    header.priority = priority
-                    header.priorityOffset = position
-                    position += 4
-                }
-                if let created = dateToken(bytes, at: position) {
-                    header.creationDate = created
-                    header.creationDateOffset = position
-                    position += 11
-                }
+                readCompletionDate()
+                readPriority()
+                readCreationDate()
             }
         } else {
-            if let priority = priorityToken(bytes, at: lead) {
-                header.priority = priority
-                header.priorityOffset = lead
-                position = lead + 4
-            }
-            if let created = dateToken(bytes, at: position) {
-                header.creationDate = created
-                header.creationDateOffset = position
-                position += 11
-            }
+            readPriority()
+            readCreationDate()
         }
         header.bodyOffset = position
         return header
