@@ -76,6 +76,17 @@ struct BasicRegexTests {
         #expect(!BasicRegex("\\(a\\)*\\1", ignoreCase: true).matches(bytes("b")))
     }
 
+    @Test(arguments: [
+        // An iteration that is empty only thanks to an anchor sets nothing: grep matches none of
+        // these (the C library matches the first three), but does match a group with an empty way out.
+        ("\\(\\<\\)*\\1", "abc", false), ("\\(\\b\\)*\\1", "abc", false), ("\\(^\\)*\\1", "abc", false),
+        ("x\\(\\<\\)*\\1", "xabc", false), ("\\(\\<\\|\\)*\\1", "abc", true), ("\\(\\<\\)\\1", "abc", true),
+        ("\\(\\<\\)*a", "abc", true),
+    ])
+    func anEmptyIterationThroughAnAnchorSetsNoCapture(pattern: String, text: String, expected: Bool) {
+        #expect(BasicRegex(pattern, ignoreCase: true).matches(bytes(text)) == expected)
+    }
+
     @Test func nestingDeeperThanTheLimitIsUndecidedNotACrash() {
         // Each starred iteration nests one call inside the last: a line this long would nest past
         // the limit (and, before it existed, past the stack under the address sanitizer).
@@ -114,7 +125,10 @@ struct BasicRegexTests {
         ("\\(a", "Unmatched ( or \\("), ("a\\)", "Unmatched ) or \\)"), ("a\\", "Trailing backslash"),
         ("[[:foo:]]", "Invalid character class name"), ("[[.ab.]]", "Invalid collation character"),
         ("[z-a]", "Invalid range end"), ("[a-é]", "Invalid collation character"), ("[[=é=]]", "Invalid collation character"), ("[a-c-e]", "Invalid range end"), ("[[:alpha:]-z]", "Invalid range end"),
-        ("[a-[=b=]]", "Invalid range end"), ("[[=e=]-z]", "Invalid range end"), ("a\\{\\,\\}", "invalid content of \\{\\}"), ("x\\{0\\0\\}\\+", "invalid content of \\{\\}"), ("x\\{\\1\\}", "Invalid content of \\{\\}"),
+        ("[a-[=b=]]", "Invalid range end"), ("[[[[=e=]-", "Invalid range end"), ("[[:alpha:]-", "Invalid range end"), ("[[=e=]-z]", "Invalid range end"), ("a\\{\\,\\}", "invalid content of \\{\\}"), ("x\\{0\\0\\}\\+", "invalid content of \\{\\}"),
+        // After an anchor that does not start its branch, grep's parser reads `\{` as an interval.
+        ("a\\b\\{", "invalid content of \\{\\}"), ("\\a\\b\\{2,*", "invalid content of \\{\\}"),
+        ("a\\b\\{1,x\\}", "invalid content of \\{\\}"), ("[::a:]", "character class syntax is [[:space:]], not [:space:]"), ("x\\{\\1\\}", "Invalid content of \\{\\}"),
         ("a\\{1\\x\\}", "Invalid content of \\{\\}"), ("[a-[:alpha]", "Unmatched [, [^, [:, [., or [="),
         ("\\1", "Invalid back reference"), ("\\(a\\)\\|\\1", "Invalid back reference"),
         ("a\\{1", "Unmatched \\{"), ("a\\{x\\}", "Invalid content of \\{\\}"), ("a\\{2,1\\}", "Invalid content of \\{\\}"),
@@ -127,7 +141,8 @@ struct BasicRegexTests {
         #expect(BasicRegex.syntaxError(bytes(pattern), ignoreCase: true) == message)
     }
 
-    @Test(arguments: ["a\\{1,\\}", "a\\{,2\\}", "\\{1", "*a", "[]a]", "[a-]", "[:a-z:]", "\\(a\\)\\1", "x\\|\\(a\\)\\1",
+    @Test(arguments: ["\\b\\{", "a\\b\\{2\\}", "\\(\\b\\{x\\)", "a\\|\\<\\{", "[:::]", "[::]",
+                      "a\\{1,\\}", "a\\{,2\\}", "\\{1", "*a", "[]a]", "[a-]", "[:a-z:]", "\\(a\\)\\1", "x\\|\\(a\\)\\1",
                       "[a-`]", "\\b\\{1", "^\\{1,x", "a\\{32767\\}", "[[:alpha:][:digit:]]", "[[.-.]]", "[\\]"])
     func patternsGrepAcceptsAreValid(pattern: String) {
         #expect(BasicRegex.syntaxError(bytes(pattern), ignoreCase: true) == nil)

@@ -79,9 +79,12 @@ extension BasicRegex {
             if high.map({ count < $0 }) ?? true {
                 if match(node, at: position, { end in
                     // An empty iteration past the minimum ends the loop, keeping the captures it
-                    // set, as the C library does: `\(\|\)*\1` matches an empty line, and
-                    // `^\(a\|b*\)*c\1$` matches `aac` with `\1` empty.
-                    guard end != position || count < low else { return next(end) }
+                    // set, as grep does: `\(\|\)*\1` matches an empty line, `^\(a\|b*\)*c\1$`
+                    // matches `aac` with `\1` empty. Not when only an anchor let it be empty:
+                    // grep never matches `\(\<\)*\1` (the C library does).
+                    guard end != position || count < low else {
+                        return BasicRegex.matchesEmptyWithoutAnchors(node) ? next(end) : false
+                    }
                     return self.repeatMatch(node, count: count + 1, low: low, high: high, at: end, next)
                 }) { return true }
             }
@@ -154,6 +157,21 @@ extension BasicRegex {
                 if set.ranges.contains(where: { $0.contains(candidate) }) { return true }
                 for name in set.classes where BasicRegex.inClass(name, candidate) { return true }
             }
+            return false
+        }
+    }
+}
+
+extension BasicRegex {
+    /// Whether `node` can match the empty string without an anchor (`\(\|\)`, `\(a*\)`), as
+    /// opposed to only through one (`\(\<\)`, `\(^\)`); see `Matcher.repeatMatch`.
+    static func matchesEmptyWithoutAnchors(_ node: Node) -> Bool {
+        switch node {
+        case .repetition(let inner, let low, _):
+            return low == 0 || matchesEmptyWithoutAnchors(inner)
+        case .group(_, let branches):
+            return branches.contains { $0.allSatisfy(matchesEmptyWithoutAnchors) }
+        case .literal, .any, .set, .backReference, .lineStart, .lineEnd, .wordBoundary, .wordStart, .wordEnd:
             return false
         }
     }

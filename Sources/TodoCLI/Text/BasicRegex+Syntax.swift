@@ -40,6 +40,10 @@ extension BasicRegex {
         var afterAtom = false
         /// Whether nothing has been read yet in this branch: only there is `^` an anchor.
         var atBranchStart = true
+        /// Whether only anchors have been read in this branch. grep's own parser reads `\{` as
+        /// text only there; after an anchor elsewhere (`a\b\{`) it reads an interval, which must be
+        /// well formed, while the C library (which matches) reads text.
+        var onlyAnchorsInBranch = true
 
         static let unmatchedBracket = "Unmatched [, [^, [:, [., or [="
 
@@ -69,12 +73,14 @@ extension BasicRegex {
                 case 0x5B:
                     if let error = bracket() { return error }
                     afterAtom = true
+                    onlyAnchorsInBranch = false
                 case 0x5E where branchStart:
                     // `^` at the start of a branch is an anchor: a repetition after it is literal.
                     index += 1
                 default:
                     index += 1
                     afterAtom = true
+                    onlyAnchorsInBranch = false
                 }
             }
             return frames.count == 1 ? deferred : "Unmatched ( or \\("
@@ -89,6 +95,9 @@ extension BasicRegex {
                 frames.append((groupCount, closedGroups, []))
                 afterAtom = false
                 atBranchStart = true
+                onlyAnchorsInBranch = true
+                index += 2
+                return nil
             case 0x29:
                 guard frames.count > 1, let frame = frames.popLast() else { return "Unmatched ) or \\)" }
                 closedGroups.formUnion(frame.accumulated)
@@ -98,10 +107,17 @@ extension BasicRegex {
                 guard closedGroups.contains(Int(next - 0x30)) else { return "Invalid back reference" }
                 afterAtom = true
             case 0x7B where afterAtom:
+                onlyAnchorsInBranch = false
                 return interval()
+            case 0x7B where !onlyAnchorsInBranch:
+                // Text to the C library, an interval to grep's parser (see `onlyAnchorsInBranch`).
+                if deferred == nil { deferred = grepIntervalProblem() }
+                afterAtom = true
             case 0x62, 0x42, 0x3C, 0x3E, 0x60, 0x27:
                 // An anchor (`\b`, `\B`, `\<`, `\>`, `` \` ``, `\'`): nothing to repeat after it.
                 afterAtom = false
+                index += 2
+                return nil
             case 0x7C:
                 // A new alternative starts from what was closed where its group opened.
                 let innermost = frames.count - 1
@@ -109,11 +125,42 @@ extension BasicRegex {
                 closedGroups = frames[innermost].initial
                 afterAtom = false
                 atBranchStart = true
+                onlyAnchorsInBranch = true
+                index += 2
+                return nil
             default:
                 afterAtom = true
             }
+            onlyAnchorsInBranch = false
             index += 2
             return nil
+        }
+
+        /// At the `\` of a `\{` that grep's own parser reads as an interval and the C library as
+        /// text: grep's complaint when it is not `\{M\}`, `\{M,\}`, `\{,N\}`, `\{,\}` or
+        /// `\{M,N\}` with M ≤ N, or when a count is too big; nil when it is well formed.
+        private func grepIntervalProblem() -> String? {
+            var position = index + 2
+            var low = -1, high = -1
+            while position < pattern.count, pattern[position] >= 0x30, pattern[position] <= 0x39 {
+                low = min((low < 0 ? 0 : low) * 10 + Int(pattern[position] - 0x30), 32768)
+                position += 1
+            }
+            if position < pattern.count {
+                if pattern[position] != 0x2C {
+                    high = low
+                } else {
+                    if low < 0 { low = 0 }
+                    position += 1
+                    while position < pattern.count, pattern[position] >= 0x30, pattern[position] <= 0x39 {
+                        high = min((high < 0 ? 0 : high) * 10 + Int(pattern[position] - 0x30), 32768)
+                        position += 1
+                    }
+                }
+            }
+            let closed = position + 1 < pattern.count && pattern[position] == 0x5C && pattern[position + 1] == 0x7D
+            guard closed, low >= 0, high < 0 || low <= high else { return "invalid content of \\{\\}" }
+            return max(low, high) > 32767 ? "regular expression too big" : nil
         }
 
         /// At the `\` of `\{` after an atom. Read as the C library reads an interval: a number is
@@ -202,7 +249,10 @@ extension BasicRegex {
                     }
                     position = close + 2
                     // A class or an equivalence class cannot start a range; a collating element can.
-                    if kind != 0x2E, position + 1 < pattern.count, pattern[position] == 0x2D, pattern[position + 1] != 0x5D {
+                    // After one, a `-` must close the set (`[[=e=]-]`); anything else, the pattern's
+                    // end included, is an invalid range end to the C library.
+                    if kind != 0x2E, position < pattern.count, pattern[position] == 0x2D,
+                       position + 1 == pattern.count || pattern[position + 1] != 0x5D {
                         return "Invalid range end"
                     }
                     continue
@@ -243,7 +293,9 @@ extension BasicRegex {
             }
             guard position < pattern.count else { return Self.unmatchedBracket }
             let content = pattern[contentStart..<position]
-            if content.count > 2, content.first == 0x3A, content.last == 0x3A, !hasStructure, deferred == nil {
+            // grep's test: starts and ends with `:` and holds something else (`[:::]` is colons).
+            if content.count > 2, content.first == 0x3A, content.last == 0x3A, content.contains(where: { $0 != 0x3A }),
+               !hasStructure, deferred == nil {
                 deferred = BasicRegex.misspeltClassMessage
             }
             index = position + 1
