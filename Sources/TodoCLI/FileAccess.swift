@@ -11,7 +11,7 @@ import TodoTxt
 struct FileAccess: Sendable {
     let fileSystem: FileSystem
 
-    init(fileSystem: FileSystem = FileSystem()) { self.fileSystem = fileSystem }
+    init(fileSystem: FileSystem) { self.fileSystem = fileSystem }
 
     /// How long a command waits for another todo process's lock before giving up (docs/files.md §2:
     /// never wait forever). `TODO_LOCK_TIMEOUT` (seconds) overrides it.

@@ -10,7 +10,9 @@ struct Invocation {
     let io: CommandIO
     let clock: Clock
     /// Every file read and write of the command (the real file system, or a faulty one in tests).
-    var files = FileAccess()
+    /// No default: an invocation made inside another (watch's reconcile, todo.sh's additions)
+    /// must pass the outer one's on.
+    let files: FileAccess
     /// `-f/--file PATH`, if given.
     var fileOption: String?
     /// `--color=always|never|auto`.

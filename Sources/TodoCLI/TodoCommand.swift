@@ -30,9 +30,9 @@ public enum TodoCommand {
         let programPath = arguments.first ?? "todo"
         let programName = programPath.split(separator: "/").last.map(String.init) ?? "todo"
         var invocation = Invocation(programName: programName == "todo.sh" ? "todo.sh" : "todo",
-                                    environment: environment, io: io, clock: Clock(environment: environment))
+                                    environment: environment, io: io, clock: Clock(environment: environment),
+                                    files: FileAccess(fileSystem: fileSystem))
         invocation.programPath = programPath
-        invocation.files = FileAccess(fileSystem: fileSystem)
         do {
             if invocation.programName == "todo.sh" {
                 return try TodoShCommand.run(arguments, &invocation)

@@ -52,13 +52,7 @@ extension FileSystem {
         let (fd, created) = try openForAppending(target, create: options.createIfMissing)
         defer { system.closeQuietly(fd) }
 
-        let status: FileStatus
-        do { status = try system.fstat(fd) } catch { throw .failed(.inspect, path: target.path, error) }
-        switch status.kind {
-        case .regular: break
-        case .directory: throw .isDirectory(path: target.path)
-        case .symbolicLink, .other: throw .notRegularFile(path: target.path)
-        }
+        let status = try regularFileStatus(fd, path: target.path)
         if status.permissions & 0o222 == 0 {
             throw .readOnly(path: target.path, reason: "the file has no write permission")
         }

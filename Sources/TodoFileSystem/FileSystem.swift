@@ -103,16 +103,7 @@ public struct FileSystem: Sendable {
         let resolved = try resolve(path)
         guard resolved.exists, let fd = try openForReadingIfExists(resolved.path) else { return nil }
         defer { system.closeQuietly(fd) }
-        let status: FileStatus
-        do { status = try system.fstat(fd) } catch { throw .failed(.inspect, path: resolved.path, error) }
-        switch status.kind {
-        case .regular: break
-        case .directory: throw .isDirectory(path: resolved.path)
-        case .symbolicLink, .other: throw .notRegularFile(path: resolved.path)
-        }
-        guard status.identity.size <= sizeLimit else {
-            throw .tooLarge(path: resolved.path, size: status.identity.size, limit: sizeLimit)
-        }
+        let status = try readableStatus(fd, path: resolved.path)
         var buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(pieceSize, 16))
         defer { buffer.deallocate() }
         // The bytes after the last separator so far, at the start of the buffer: never a separator.
@@ -168,18 +159,30 @@ public struct FileSystem: Sendable {
         return fd
     }
 
-    /// Checks that `fd` is a regular file and reads all of it from offset 0.
-    func readOpenFile(_ fd: FileDescriptor, path: String) throws(FileSystemError) -> (FileStatus, [UInt8]) {
+    /// The status of `fd`, refused unless it is a regular file (`FileSystemError.isDirectory`,
+    /// `.notRegularFile`): the check every read and append makes before touching a byte.
+    func regularFileStatus(_ fd: FileDescriptor, path: String) throws(FileSystemError) -> FileStatus {
         let status: FileStatus
         do { status = try system.fstat(fd) } catch { throw .failed(.inspect, path: path, error) }
         switch status.kind {
-        case .regular: break
+        case .regular: return status
         case .directory: throw .isDirectory(path: path)
         case .symbolicLink, .other: throw .notRegularFile(path: path)
         }
+    }
+
+    /// `regularFileStatus`, also refusing a file over `sizeLimit`: what may be read.
+    func readableStatus(_ fd: FileDescriptor, path: String) throws(FileSystemError) -> FileStatus {
+        let status = try regularFileStatus(fd, path: path)
         guard status.identity.size <= sizeLimit else {
             throw .tooLarge(path: path, size: status.identity.size, limit: sizeLimit)
         }
+        return status
+    }
+
+    /// Checks that `fd` is a regular file and reads all of it from offset 0.
+    func readOpenFile(_ fd: FileDescriptor, path: String) throws(FileSystemError) -> (FileStatus, [UInt8]) {
+        let status = try readableStatus(fd, path: path)
         do {
             // The hint is capped so that a huge sparse file cannot make us allocate its nominal size up front.
             let hint = Int(clamping: min(max(status.identity.size, 0), 1 << 30))

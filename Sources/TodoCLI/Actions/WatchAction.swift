@@ -241,7 +241,7 @@ final class WatchSession: @unchecked Sendable {
         let logging = CommandIO(writeOutput: { bytes in if !quiet { io.writeError(bytes) } },
                                 writeError: io.writeError, outputIsTerminal: false)
         var reconciling = Invocation(programName: invocation.programName, environment: invocation.environment,
-                                     io: logging, clock: invocation.clock)
+                                     io: logging, clock: invocation.clock, files: invocation.files)
         reconciling.quiet = quiet
         do {
             _ = try ReconcileAction.reconcile(todoPath: options.path, keep: false, invocation: reconciling)

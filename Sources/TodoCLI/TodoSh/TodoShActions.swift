@@ -57,7 +57,7 @@ enum TodoShActions {
     /// the files todo.sh's config chose. Additions never shadow a built-in or an add-on.
     static func runAddition(_ addition: ActionSpec, _ arguments: [String], _ context: TodoShContext) throws(TodoShExit) -> Int32 {
         var invocation = Invocation(programName: context.settings.programName, environment: context.environment,
-                                    io: context.io, clock: context.clock)
+                                    io: context.io, clock: context.clock, files: context.files)
         invocation.programPath = context.settings.programPath
         invocation.fileOption = context.settings.todoFile
         invocation.configVariables = ["DONE_FILE": context.settings.doneFile]
