@@ -27,7 +27,7 @@ let package = Package(
         .executableTarget(name: "TodoBench", dependencies: ["TodoTxt", "TodoFileSystem"]),
         .executableTarget(name: "TodoFuzz", dependencies: ["TodoFuzzChecks"]),
         // The fuzz targets' invariant checks, shared by the fuzz binary and the corpus replay test.
-        .target(name: "TodoFuzzChecks", dependencies: ["TodoTxt", "TodoCLI"]),
+        .target(name: "TodoFuzzChecks", dependencies: ["TodoTxt"]),
         // What several test targets share: the seeded generator, the printed property seed, and the
         // merge-field oracle written from sync.md.
         .target(name: "TodoTestSupport", dependencies: ["TodoTxt"], path: "Tests/TodoTestSupport"),

@@ -6,7 +6,7 @@
 // reference is the C library's own BRE matcher (regcomp/regexec without REG_EXTENDED, in the
 // C.UTF-8 locale), which is the matcher GNU grep is built on; `GrepReference` runs real `grep -G -i`
 // on the same lines, outside libFuzzer, for the syntax where the two differ. See docs/notes/fuzzing.md.
-import TodoCLI
+import TodoTxt
 
 /// An input of the filter target: the first line is the term, every further line is a task line.
 struct FilterInput {

@@ -1,6 +1,6 @@
 // The filter target's outside reference: real GNU grep on the same lines.
 import Foundation
-import TodoCLI
+import TodoTxt
 
 /// Runs `grep -G -i -n` (what todo.sh runs for a listing's term) in the C.UTF-8 locale on an
 /// input's lines and compares the lines it selects with the ones the engine matches.

@@ -1,5 +1,5 @@
 // The C library's basic regular expressions, as the filter target's in-process reference.
-import TodoCLI
+import TodoTxt
 #if canImport(Glibc)
 import Glibc
 

@@ -1,27 +1,10 @@
 @testable import TodoCLI
 import Testing
 
-/// In-process checks of the todo.sh building blocks: the BRE matcher, prefixes, priority sets,
+/// In-process checks of the todo.sh building blocks: prefixes, priority sets,
 /// shell words, `del NR TERM` tidying and the default sort.
 struct TodoShUnitTests {
     func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
-
-    @Test(arguments: [
-        ("ir[ds]", "the birds sing", true), ("ir[ds]", "fir", false), ("f.*t", "FIRST", true),
-        ("sun\\|money", "get money", true), ("sun\\|money", "nothing", false), ("^ *3 ", " 3 task", true),
-        ("^ *3 ", "13 task", false), ("$$", "costs $$", true), ("a\\{2\\}", "baab", true),
-        ("a\\{3\\}", "baab", false), ("x\\+y", "xxy", true), ("\\(ab\\)\\1", "abab", true),
-        ("\\<sun", "sunflower", true), ("\\<sun", "asun", false), ("[[:digit:]]", "a1", true),
-        ("*star", "a *star", true), ("O'Brian", "o'brian", true), ("get   money", "get money", false),
-    ])
-    func basicRegexMatchesLikeGrepI(pattern: String, text: String, expected: Bool) {
-        #expect(BasicRegex(pattern, ignoreCase: true).matches(bytes(text)) == expected)
-    }
-
-    @Test func caseSensitiveRemoval() {
-        let regex = BasicRegex("m", ignoreCase: false)
-        #expect(regex.removingMatches(from: bytes("smell Mom")) == bytes("sell Mo"))
-    }
 
     @Test func prefixCutsAtFirstDotBeforeNonDot() {
         #expect(TodoShContext.prefix(of: "/a/todo.txt") == "TODO")

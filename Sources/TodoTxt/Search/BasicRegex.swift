@@ -147,10 +147,10 @@ package struct BasicRegex: Sendable {
     }
 
     /// `sed 's/PATTERN//g'`: every non-overlapping match removed.
-    func removingMatches(from text: [UInt8]) -> [UInt8] { replacingMatches(in: text, with: []) }
+    package func removingMatches(from text: [UInt8]) -> [UInt8] { replacingMatches(in: text, with: []) }
 
     /// `sed 's/PATTERN/REPLACEMENT/g'` with a literal replacement.
-    func replacingMatches(in text: [UInt8], with replacement: [UInt8]) -> [UInt8] {
+    package func replacingMatches(in text: [UInt8], with replacement: [UInt8]) -> [UInt8] {
         var result: [UInt8] = []
         var position = 0
         var copied = 0
@@ -173,7 +173,7 @@ package struct BasicRegex: Sendable {
     }
 
     /// Whether the whole of `text` matches (an anchored match).
-    func matchesWhole(_ text: [UInt8]) -> Bool {
+    package func matchesWhole(_ text: [UInt8]) -> Bool {
         if let program { return program.matchesWhole(Matcher(text: text, ignoreCase: ignoreCase, groupCount: 0)) }
         let matcher = Matcher(text: text, ignoreCase: ignoreCase, groupCount: groupCount)
         return matcher.matchTop(alternatives, at: 0, requireEnd: true) != nil && !matcher.isExhausted

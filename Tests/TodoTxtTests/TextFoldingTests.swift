@@ -1,5 +1,5 @@
 import Testing
-@testable import TodoCLI
+@testable import TodoTxt
 
 @Suite struct TextFoldingTests {
     @Test(arguments: [("Café", "cafe"), ("ÉCOLE", "ecole"), ("Straße", "strasse"), ("Łódź", "lodz"),

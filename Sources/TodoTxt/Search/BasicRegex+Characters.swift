@@ -41,7 +41,7 @@ extension BasicRegex {
 
     /// The UTF-8 scalar at `position` and its length; an invalid byte is its own "scalar" (0xDC00 + b,
     /// a surrogate, so it can never equal a real scalar).
-    static func scalar(in text: [UInt8], at position: Int) -> (UInt32, Int) {
+    package static func scalar(in text: [UInt8], at position: Int) -> (UInt32, Int) {
         scalar(in: text[...], at: position)
     }
 

@@ -1,9 +1,9 @@
 import Foundation
-@testable import TodoCLI
+@testable import TodoTxt
 import Testing
 import TodoTestSupport
 
-/// The basic-regex engine (Sources/TodoCLI/Text): grep's reading of a term in a UTF-8 locale, the
+/// The basic-regex engine (Sources/TodoTxt/Search): grep's reading of a term in a UTF-8 locale, the
 /// automaton against the backtracking matcher, and the syntax errors grep reports. The expected
 /// answers were taken from GNU grep 3.8 (`LC_ALL=C.UTF-8 grep -G`), the reference the `filter` fuzz
 /// target compares with.
@@ -152,5 +152,27 @@ struct BasicRegexTests {
         #expect(BasicRegex.syntaxError(bytes("[a-`]"), ignoreCase: false) == "Invalid range end")
         #expect(BasicRegex.syntaxError(bytes("[Z-a]"), ignoreCase: false) == nil)
         #expect(BasicRegex.syntaxError(bytes("[Z-a]"), ignoreCase: true) == "Invalid range end")
+    }
+}
+
+/// Terms as todo.sh's `grep -i` reads them, and the case-sensitive removal of `del NR TERM`.
+struct BasicRegexGrepCaseTests {
+    func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    @Test(arguments: [
+        ("ir[ds]", "the birds sing", true), ("ir[ds]", "fir", false), ("f.*t", "FIRST", true),
+        ("sun\\|money", "get money", true), ("sun\\|money", "nothing", false), ("^ *3 ", " 3 task", true),
+        ("^ *3 ", "13 task", false), ("$$", "costs $$", true), ("a\\{2\\}", "baab", true),
+        ("a\\{3\\}", "baab", false), ("x\\+y", "xxy", true), ("\\(ab\\)\\1", "abab", true),
+        ("\\<sun", "sunflower", true), ("\\<sun", "asun", false), ("[[:digit:]]", "a1", true),
+        ("*star", "a *star", true), ("O'Brian", "o'brian", true), ("get   money", "get money", false),
+    ])
+    func basicRegexMatchesLikeGrepI(pattern: String, text: String, expected: Bool) {
+        #expect(BasicRegex(pattern, ignoreCase: true).matches(bytes(text)) == expected)
+    }
+
+    @Test func caseSensitiveRemoval() {
+        let regex = BasicRegex("m", ignoreCase: false)
+        #expect(regex.removingMatches(from: bytes("smell Mom")) == bytes("sell Mo"))
     }
 }
