@@ -27,8 +27,6 @@ struct FileAccess: Sendable {
         return .milliseconds(Int(seconds * 1000))
     }
 
-    static func exists(_ path: String) -> Bool { ProcessSpawning.kind(of: path) != nil }
-
     /// The directory part of `path` (`.` for a bare name).
     static func directoryName(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
@@ -52,7 +50,7 @@ struct FileAccess: Sendable {
         do {
             return try fileSystem.read(path).bytes
         } catch .notFound {
-            if ProcessSpawning.kind(of: path, followingLinks: false) == .symbolicLink {
+            if fileSystem.kind(of: path, followingLinks: false) == .symbolicLink {
                 throw .failure("\(path): no such file (a symbolic link whose target is missing)")
             }
             return nil
@@ -71,7 +69,7 @@ struct FileAccess: Sendable {
         } catch {
             throw .failure(error.description)
         }
-        if status == nil, ProcessSpawning.kind(of: path, followingLinks: false) == .symbolicLink {
+        if status == nil, fileSystem.kind(of: path, followingLinks: false) == .symbolicLink {
             throw .failure("\(path): no such file (a symbolic link whose target is missing)")
         }
     }

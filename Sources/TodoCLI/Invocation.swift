@@ -64,7 +64,7 @@ struct Invocation {
         if let directory = environment["TODO_DIR"], !directory.isEmpty { return directory + "/todo.txt" }
         if let file = configVariables["TODO_FILE"], !file.isEmpty { return file }
         if let directory = configVariables["TODO_DIR"], !directory.isEmpty { return directory + "/todo.txt" }
-        if FileAccess.exists("todo.txt") { return "todo.txt" }
+        if files.fileSystem.exists("todo.txt") { return "todo.txt" }
         let home = environment["HOME"] ?? "."
         return home + "/todo.txt"
     }

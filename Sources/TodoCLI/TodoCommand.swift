@@ -39,8 +39,7 @@ public enum TodoCommand {
             }
             return try dispatch(Array(arguments.dropFirst()), &invocation)
         } catch {
-            if let message = error.message(programName: invocation.programName) { io.printError(message) }
-            return error.exitCode
+            return error.report(to: io, programName: invocation.programName)
         }
     }
 
@@ -61,7 +60,7 @@ public enum TodoCommand {
             throw .failure("TODO_LOCK_TIMEOUT: '\(timeout)' is not a number of seconds from 0 to 86400")
         }
         if let configFile = invocation.configFile {
-            switch ProcessSpawning.kind(of: configFile) {
+            switch invocation.files.fileSystem.kind(of: configFile) {
             case .regular?, .characterDevice?: break
             case .directory?: throw .failure("\(configFile): is a directory (given with -d as the config file)")
             case nil: throw .failure("\(configFile): no such config file (given with -d)")

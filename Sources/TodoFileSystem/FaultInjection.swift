@@ -91,6 +91,8 @@ package final class FaultInjector: @unchecked Sendable {
             close: { a in self.intercept(.close).map { .failure($0) } ?? base.close(a) },
             flock: { a, b in self.intercept(.flock).map { .failure($0) } ?? base.flock(a, b) },
             realpath: { a in self.intercept(.realpath).map { .failure($0) } ?? base.realpath(a) },
+            makeDirectory: { a, b in self.intercept(.makeDirectory).map { .failure($0) } ?? base.makeDirectory(a, b) },
+            directoryEntries: { a, b in self.intercept(.directoryEntries).map { .failure($0) } ?? base.directoryEntries(a, b) },
             sleep: base.sleep,
             random: base.random)
     }

@@ -6,7 +6,10 @@ public enum FileKind: Sendable, Hashable {
     case directory
     /// Only seen through `lstat`; `stat` and `fstat` report what the link points to.
     case symbolicLink
-    /// FIFOs, sockets and devices: `todo` neither reads nor replaces them.
+    /// A character device such as `/dev/null`: todo.sh's commands write to it (and the write is
+    /// discarded); `todo` neither reads nor replaces it.
+    case characterDevice
+    /// FIFOs, sockets and block devices: `todo` neither reads nor replaces them.
     case other
 }
 

@@ -31,7 +31,7 @@ extension FileSystem {
         beside path: String, now: Int64, minimumAge: Int64 = abandonedTemporaryFileAge
     ) -> [String] {
         guard let target = try? resolve(path),
-              let names = ProcessSpawning.directoryEntries(target.directory, withPrefix: "." + target.name + ".") else { return [] }
+              let names = directoryEntries(target.directory, withPrefix: "." + target.name + ".") else { return [] }
         var removed: [String] = []
         for name in names where FileSystem.isTemporaryName(name, for: target.name) {
             let candidate = PathName.join(target.directory, name)

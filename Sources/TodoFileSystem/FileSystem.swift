@@ -167,7 +167,7 @@ public struct FileSystem: Sendable {
         switch status.kind {
         case .regular: return status
         case .directory: throw .isDirectory(path: path)
-        case .symbolicLink, .other: throw .notRegularFile(path: path)
+        case .symbolicLink, .characterDevice, .other: throw .notRegularFile(path: path)
         }
     }
 

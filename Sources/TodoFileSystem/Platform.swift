@@ -155,6 +155,8 @@ extension OpenFlags {
     public static let directory = OpenFlags(rawValue: O_DIRECTORY)
     /// `O_NONBLOCK`: opening a FIFO named like the todo file must not hang; regular files ignore it.
     public static let nonBlocking = OpenFlags(rawValue: O_NONBLOCK)
+    /// `O_TRUNC`.
+    public static let truncate = OpenFlags(rawValue: O_TRUNC)
 }
 
 extension AccessMode {
@@ -162,6 +164,8 @@ extension AccessMode {
     public static let write = AccessMode(rawValue: W_OK)
     /// `R_OK`.
     public static let read = AccessMode(rawValue: R_OK)
+    /// `X_OK`.
+    public static let execute = AccessMode(rawValue: X_OK)
 }
 
 extension LockOperation {
@@ -181,6 +185,7 @@ extension FileStatus {
         case UInt32(S_IFREG): kind = .regular
         case UInt32(S_IFDIR): kind = .directory
         case UInt32(S_IFLNK): kind = .symbolicLink
+        case UInt32(S_IFCHR): kind = .characterDevice
         default: kind = .other
         }
         #if canImport(Glibc)
@@ -269,6 +274,24 @@ extension Syscalls {
             guard let resolved = platformRealpath(path) else { return .failure(.current) }
             defer { free(resolved) }
             return .success(String(cString: UnsafePointer(resolved)))
+        },
+        makeDirectory: { path, permissions in checked { mkdir(path, mode_t(permissions)) }.map { _ in () } },
+        directoryEntries: { path, prefix in
+            guard let directory = opendir(path) else { return .failure(.current) }
+            defer { closedir(directory) }
+            var names: [String] = []
+            while let entry = readdir(directory) {
+                // Names without the prefix are skipped by comparing bytes, without building a
+                // String for each (a home directory may hold thousands).
+                let name: String? = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                    pointer.withMemoryRebound(to: UInt8.self, capacity: Int(NAME_MAX) + 1) { bytes in
+                        for (index, byte) in prefix.enumerated() where bytes[index] != byte { return nil }
+                        return String(cString: bytes)
+                    }
+                }
+                if let name, name != ".", name != ".." { names.append(name) }
+            }
+            return .success(names)
         },
         sleep: { duration in
             let (seconds, attoseconds) = duration.components
@@ -447,13 +470,19 @@ private struct AttributeFunctions: @unchecked Sendable {
 }
 #endif
 
+#if canImport(Glibc)
+/// What a missing attribute function answers: -1 with `errno` ENOTSUP, as the C library does on a
+/// file system without extended attributes.
+private func attributesNotSupported<Result: SignedInteger>() -> Result {
+    errno = ENOTSUP
+    return -1
+}
+#endif
+
 /// `flistxattr`; an empty buffer asks for the size of the name list.
 @inline(__always) private func platformFlistxattr(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
     #if canImport(Glibc)
-    guard let list = AttributeFunctions.shared.list else {
-        errno = ENOTSUP
-        return -1
-    }
+    guard let list = AttributeFunctions.shared.list else { return attributesNotSupported() }
     return list(fd, buffer.baseAddress, buffer.count)
     #else
     return flistxattr(fd, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count, 0)
@@ -466,10 +495,7 @@ private struct AttributeFunctions: @unchecked Sendable {
     _ fd: Int32, _ name: UnsafePointer<CChar>, _ buffer: UnsafeMutableRawBufferPointer
 ) -> Int {
     #if canImport(Glibc)
-    guard let get = AttributeFunctions.shared.get else {
-        errno = ENOTSUP
-        return -1
-    }
+    guard let get = AttributeFunctions.shared.get else { return attributesNotSupported() }
     return get(fd, name, buffer.baseAddress, buffer.count)
     #else
     return fgetxattr(fd, name, buffer.baseAddress, buffer.count, 0, 0)
@@ -481,10 +507,7 @@ private struct AttributeFunctions: @unchecked Sendable {
     _ fd: Int32, _ name: UnsafePointer<CChar>, _ value: UnsafeRawBufferPointer
 ) -> Int32 {
     #if canImport(Glibc)
-    guard let put = AttributeFunctions.shared.put else {
-        errno = ENOTSUP
-        return -1
-    }
+    guard let put = AttributeFunctions.shared.put else { return attributesNotSupported() }
     return put(fd, name, value.baseAddress, value.count, 0)
     #else
     return fsetxattr(fd, name, value.baseAddress, value.count, 0, 0)

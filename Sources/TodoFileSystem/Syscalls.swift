@@ -64,6 +64,7 @@ package struct ExtendedAttributeName: Sendable, Hashable, CustomStringConvertibl
 public enum SyscallKind: String, Sendable, Hashable, CaseIterable {
     case open, createExclusive, read, pread, write, writeVector, startWriteback, fsync, ftruncate, fchmod, fchown
     case fstat, stat, lstat, access, rename, renameNoReplace, renameExchange, unlink, close, flock, realpath
+    case makeDirectory, directoryEntries
 }
 
 /// The one seam through which the file layer reaches the operating system.
@@ -115,6 +116,12 @@ public struct Syscalls: Sendable {
     package var flock: @Sendable (FileDescriptor, LockOperation) -> Result<Void, Errno>
     package var realpath: @Sendable (String) -> Result<String, Errno>
     /// Sleeps at least the given time (the lock's poll interval). Not counted by fault injection.
+    /// `mkdir(path, permissions)`.
+    package var makeDirectory: @Sendable (String, UInt32) -> Result<Void, Errno>
+    /// `opendir`, `readdir` until the end, `closedir`: the names in a directory that start with the
+    /// given bytes, without `.` and `..`, unsorted. One seam call, because the three only make
+    /// sense together and a fault in any of them means the same: the listing failed.
+    package var directoryEntries: @Sendable (String, [UInt8]) -> Result<[String], Errno>
     package var sleep: @Sendable (Duration) -> Void
     /// 64 random bits for temporary file names. Not counted by fault injection.
     package var random: @Sendable () -> UInt64
@@ -162,6 +169,8 @@ public struct Syscalls: Sendable {
         close: @escaping @Sendable (FileDescriptor) -> Result<Void, Errno>,
         flock: @escaping @Sendable (FileDescriptor, LockOperation) -> Result<Void, Errno>,
         realpath: @escaping @Sendable (String) -> Result<String, Errno>,
+        makeDirectory: @escaping @Sendable (String, UInt32) -> Result<Void, Errno>,
+        directoryEntries: @escaping @Sendable (String, [UInt8]) -> Result<[String], Errno>,
         sleep: @escaping @Sendable (Duration) -> Void,
         random: @escaping @Sendable () -> UInt64,
         // Defaulted, so that a builder written before these calls existed (`FaultInjector`) still
@@ -196,6 +205,8 @@ public struct Syscalls: Sendable {
         self.close = close
         self.flock = flock
         self.realpath = realpath
+        self.makeDirectory = makeDirectory
+        self.directoryEntries = directoryEntries
         self.sleep = sleep
         self.random = random
         self.flistxattr = flistxattr
@@ -342,6 +353,10 @@ struct System: Sendable {
     func unlink(_ path: String) throws(Errno) { try retrying { calls.unlink(path) } }
     func flock(_ fd: FileDescriptor, _ operation: LockOperation) throws(Errno) { try retrying { calls.flock(fd, operation) } }
     func realpath(_ path: String) throws(Errno) -> String { try retrying { calls.realpath(path) } }
+    func makeDirectory(_ path: String, permissions: UInt32) throws(Errno) { try retrying { calls.makeDirectory(path, permissions) } }
+    func directoryEntries(_ path: String, prefix: [UInt8]) throws(Errno) -> [String] {
+        try retrying { calls.directoryEntries(path, prefix) }
+    }
     func flistxattr(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         try retrying { calls.flistxattr(fd, buffer) }
     }

@@ -38,7 +38,7 @@ public struct AppendScan: Sendable {
     package mutating func consume(_ piece: UnsafeBufferPointer<UInt8>) {
         guard let base = piece.baseAddress, !piece.isEmpty else { return }
         var begin = 0
-        if bytesSeen == 0, piece.count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF {
+        if bytesSeen == 0, TodoDocument.startsWithByteOrderMark(piece) {
             hasByteOrderMark = true
             begin = 3
         }

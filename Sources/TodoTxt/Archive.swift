@@ -1,9 +1,22 @@
-// Archiving: moving completed tasks from the todo file to the done file (`todo archive`). The plan
-// is pure (bytes in, lines out); the command makes the two writes (docs/todo-command.md, "archive").
+// Archiving: moving completed tasks from the todo file to the done file (`todo archive`, and
+// todo.sh's `archive` under that name). The plan is pure (bytes in, lines out); the command makes
+// the two writes (docs/todo-command.md, "archive"; docs/todosh.md section 5).
 
 /// What one archive moves: the completed lines' contents and, when the file ends with a line
 /// break, the kept part of the file as pieces of it (written without building it).
+///
+/// Two rules, one planner: `todo archive` keeps blank lines (they may be the user's spacing) and
+/// moves what the format calls completed; todo.sh's archive drops every empty line and moves every
+/// line starting `x ` (its `grep '^x '` and `sed '/./!d'`), byte for byte as todo.txt-cli does.
 public struct ArchivePlan: Sendable {
+    /// What happens to empty lines of the todo file.
+    public enum BlankLines: Sendable {
+        /// Kept where they are (`todo archive`).
+        case kept
+        /// Removed, and a done line is any line starting `x ` (todo.sh's archive).
+        case dropped
+    }
+
     /// The completed lines, as slices of the file read (no copy per line).
     public private(set) var lines: [ArraySlice<UInt8>] = []
     /// The byte ranges of the file to keep, in order, when they could be found without parsing.
@@ -12,7 +25,14 @@ public struct ArchivePlan: Sendable {
     public private(set) var terminator: LineTerminator = .lf
 
     /// The plan for archiving the todo file `bytes`.
-    public init(_ bytes: [UInt8]) {
+    public init(_ bytes: [UInt8], blankLines: BlankLines = .kept) {
+        if blankLines == .dropped {
+            let runs = ArchivePlan.todoShRuns(bytes, archived: nil)
+            kept = runs.kept
+            lines = runs.removed
+            if let lineFeed = bytes.firstIndex(of: 0x0A), lineFeed > 0, bytes[lineFeed - 1] == 0x0D { terminator = .crlf }
+            return
+        }
         if let runs = TodoDocument.completedRuns(bytes) {
             kept = runs.kept
             bytes.withUnsafeBufferPointer { buffer in
@@ -129,5 +149,68 @@ extension ArchivePlan {
             return true
         }
         return document.rendered()
+    }
+}
+
+extension ArchivePlan {
+    /// The todo file `bytes` as todo.sh's archive leaves it after another writer changed it: without
+    /// its empty lines and the `x ` lines counted in `archived` (each removed as often as counted).
+    package static func removingTodoShArchived(_ archived: [[UInt8]: Int], from bytes: [UInt8]) -> [UInt8] {
+        joining(todoShRuns(bytes, archived: archived).kept, of: bytes)
+    }
+
+    /// The kept part of `bytes` (the file this plan was made from) as one array, when `kept` is known.
+    public func keptBytes(of bytes: [UInt8]) -> [UInt8]? {
+        kept.map { ArchivePlan.joining($0, of: bytes) }
+    }
+
+    static func joining(_ ranges: [Range<Int>], of bytes: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        for range in ranges { result += bytes[range] }
+        return result
+    }
+
+    /// todo.sh's archive over `bytes`: the byte ranges to keep (a byte order mark stays; every kept
+    /// line keeps its own terminator) and the contents of the `x ` lines removed (every one when
+    /// `archived` is nil, else as counted there). Byte for byte what `TodoDocument.removeLines`
+    /// and `rendered()` give, without parsing the file into a document.
+    static func todoShRuns(_ bytes: [UInt8], archived: [[UInt8]: Int]?) -> (kept: [Range<Int>], removed: [ArraySlice<UInt8>]) {
+        var pending = archived
+        var kept: [Range<Int>] = []
+        var removed: [ArraySlice<UInt8>] = []
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let count = buffer.count
+            let begin = TodoDocument.startsWithByteOrderMark(buffer) ? 3 : 0
+            var start = begin
+            var keptFrom = 0  // the start of the run of kept bytes not yet recorded
+            while start < count {
+                let newline = ByteSearch.firstIndex(of: 0x0A, in: base, from: start, to: count)
+                let end = newline == count ? count : newline + 1
+                var length = newline - start
+                if newline < count && length > 0 && base[newline - 1] == 0x0D { length -= 1 }
+                var remove = length == 0
+                if !remove && TodoShDialect.isDone(UnsafeBufferPointer(start: base + start, count: length)) {
+                    if pending == nil {
+                        remove = true
+                    } else {
+                        let line = Array(UnsafeBufferPointer(start: base + start, count: length))
+                        if let left = pending?[line], left > 0 {
+                            pending?[line] = left - 1
+                            remove = true
+                        }
+                    }
+                    if remove { removed.append(bytes[start..<(start + length)]) }
+                }
+                if remove {
+                    if start > keptFrom { kept.append(keptFrom..<start) }
+                    keptFrom = end
+                }
+                start = end
+            }
+            if count > keptFrom { kept.append(keptFrom..<count) }
+        }
+        return (kept, removed)
     }
 }

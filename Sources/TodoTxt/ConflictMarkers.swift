@@ -17,7 +17,7 @@ public enum ConflictMarkers {
         bytes.withUnsafeBufferPointer { buffer -> Int? in
             guard let base = buffer.baseAddress else { return nil }
             let count = buffer.count
-            let begin = count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF ? 3 : 0
+            let begin = TodoDocument.startsWithByteOrderMark(buffer) ? 3 : 0
             guard let start = markerLine(of: 0x3C, in: base, from: begin, begin: begin, count: count) else { return nil }
             guard markerLine(of: 0x3E, in: base, from: start + 7, begin: begin, count: count) != nil else { return nil }
             var lines = 1

@@ -172,7 +172,7 @@ extension TodoDocument {
     /// candidates are checked, and the scan then resumes after the completed line's LF. Open lines,
     /// usually the majority, cost no per-line work at all.
     static func piecesSinkingCompletedLines(_ bytes: [UInt8]) -> [Range<Int>] {
-        let begin = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+        let begin = TodoDocument.startsWithByteOrderMark(bytes) ? 3 : 0
         guard begin < bytes.count else { return [0..<bytes.count] }
         var sorter = CompletedLineSinker(begin: begin)
         bytes.withUnsafeBufferPointer { buffer in
@@ -193,7 +193,7 @@ extension TodoDocument {
     /// Complexity: O(n) with the vector scan of `sortedPieces`; open lines cost no per-line work.
     public static func completedRuns(_ bytes: [UInt8]) -> (kept: [Range<Int>], completed: [Range<Int>])? {
         guard let last = bytes.last, last == 0x0A else { return bytes.isEmpty ? ([], []) : nil }
-        let begin = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+        let begin = TodoDocument.startsWithByteOrderMark(bytes) ? 3 : 0
         guard begin < bytes.count else { return ([0..<bytes.count], []) }
         var sinker = CompletedLineSinker(begin: begin)
         bytes.withUnsafeBufferPointer { buffer in

@@ -54,6 +54,11 @@ public struct TodoDocument: Sendable {
 
     static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
+    /// Whether `bytes` start with the UTF-8 byte order mark: the one test of it.
+    package static func startsWithByteOrderMark(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.starts(with: byteOrderMark)
+    }
+
     /// An empty document: no BOM, no lines.
     public init() {
         storage = []
@@ -67,7 +72,7 @@ public struct TodoDocument: Sendable {
     public init(bytes: [UInt8]) {
         storage = bytes
         edits = []
-        hasByteOrderMark = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+        hasByteOrderMark = TodoDocument.startsWithByteOrderMark(bytes)
         records = []
         isPristine = true
         let begin = hasByteOrderMark ? 3 : 0
@@ -189,7 +194,7 @@ public struct TodoDocument: Sendable {
     /// in one pass; lines that still sit next to each other in storage, with their terminators there
     /// as stored, are copied as one run.
     public func rendered() -> [UInt8] {
-        let storedMark = storage.count >= 3 && storage[0] == 0xEF && storage[1] == 0xBB && storage[2] == 0xBF
+        let storedMark = TodoDocument.startsWithByteOrderMark(storage)
         if isPristine && hasByteOrderMark == storedMark { return storage }
         var total = hasByteOrderMark ? 3 : 0
         for record in records { total += record.length + record.terminator.byteCount }

@@ -46,22 +46,4 @@ import TodoTxt
         }
         #expect(TodoShListing.sortedDefault(entries, buffer) == Self.reference(entries, buffer))
     }
-
-    @Test(arguments: ["", "\n", "a\n\nx b\nc", "\u{FEFF}x a\r\nb\r\n\r\nc\r", "x \nx\nX a\n \n", "a\r\r\nx y\r\nz\n", "\r\n\r\nlast"])
-    func archiveFilterMatchesDocument(text: String) {
-        var document = TodoDocument(bytes: Array(text.utf8))
-        var archived: [[UInt8]: Int] = [:]
-        for index in 0..<document.lineCount where document.item(at: index).isCompleted {
-            archived[Array(document.content(at: index)), default: 0] += 1
-        }
-        document.removeLines { line in line.isEmpty || (line.count >= 2 && line[0] == 0x78 && line[1] == 0x20) }
-        #expect(TodoShActions.removingEmptyAndDoneLines(Array(text.utf8), archived: archived) == document.rendered())
-        #expect(TodoShActions.removingEmptyAndDoneLines(Array(text.utf8), archived: nil) == document.rendered())
-    }
-
-    @Test func archiveFilterKeepsDoneLinesItDidNotArchive() {
-        let text = "x 2026-01-01 archived\nopen\nx 2026-01-02 completed meanwhile\nx 2026-01-01 archived\n"
-        let kept = TodoShActions.removingEmptyAndDoneLines(Array(text.utf8), archived: [Array("x 2026-01-01 archived".utf8): 1])
-        #expect(String(decoding: kept, as: UTF8.self) == "open\nx 2026-01-02 completed meanwhile\nx 2026-01-01 archived\n")
-    }
 }

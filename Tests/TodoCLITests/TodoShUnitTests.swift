@@ -2,7 +2,7 @@
 import Testing
 
 /// In-process checks of the todo.sh building blocks: prefixes, priority sets,
-/// shell words, `del NR TERM` tidying and the default sort.
+/// shell words and the default sort.
 struct TodoShUnitTests {
     func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
@@ -26,16 +26,6 @@ struct TodoShUnitTests {
     @Test func shellWordsHonourQuotesAndEscapes() {
         let words = TodoShConfig.shellWords(#"ls "two words" 'single $X' \$HOSTNAME $X"#, variables: ["X": "ex"])
         #expect(words == ["ls", "two words", "single $X", "$HOSTNAME", "ex"])
-    }
-
-    @Test func deleteTermTidiesSpaces() {
-        func remove(_ term: String, _ line: String) -> String {
-            String(decoding: TodoShActions.removingTerm(bytes(term), from: bytes(line)), as: UTF8.self)
-        }
-        #expect(remove("smell", "(A) smell the roses") == "(A) the roses")
-        #expect(remove("roses", "(A) smell the roses") == "(A) smell the")
-        #expect(remove("the", "(A) smell the roses") == "(A) smell roses")
-        #expect(remove("m", "smell") == "sell")
     }
 
     @Test func defaultSortFoldsCaseAndBreaksTiesByNumber() {

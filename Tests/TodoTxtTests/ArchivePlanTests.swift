@@ -35,3 +35,27 @@ import Testing
         #expect(ArchivePlan.removing([b("x 2026-01-02 same")[...]], from: file) == b("open\nx 2026-01-02 same\n"))
     }
 }
+
+/// The plan with blank lines dropped: todo.sh's archive (`grep '^x '`, `sed '/./!d'`).
+struct TodoShArchivePlanTests {
+    @Test(arguments: ["", "\n", "a\n\nx b\nc", "\u{FEFF}x a\r\nb\r\n\r\nc\r", "x \nx\nX a\n \n", "a\r\r\nx y\r\nz\n", "\r\n\r\nlast"])
+    func archiveFilterMatchesDocument(text: String) {
+        var document = TodoDocument(bytes: Array(text.utf8))
+        let originalLines = (0..<document.lineCount).map { Array(document.content(at: $0)) }
+        var archived: [[UInt8]: Int] = [:]
+        for index in 0..<document.lineCount where document.item(at: index).isCompleted {
+            archived[Array(document.content(at: index)), default: 0] += 1
+        }
+        document.removeLines { line in line.isEmpty || (line.count >= 2 && line[0] == 0x78 && line[1] == 0x20) }
+        #expect(ArchivePlan.removingTodoShArchived(archived, from: Array(text.utf8)) == document.rendered())
+        let plan = ArchivePlan(Array(text.utf8), blankLines: .dropped)
+        #expect(plan.keptBytes(of: Array(text.utf8)) == document.rendered())
+        #expect(plan.lines.map { Array($0) } == originalLines.filter { TodoShDialect.isDone($0) })
+    }
+
+    @Test func archiveFilterKeepsDoneLinesItDidNotArchive() {
+        let text = "x 2026-01-01 archived\nopen\nx 2026-01-02 completed meanwhile\nx 2026-01-01 archived\n"
+        let kept = ArchivePlan.removingTodoShArchived([Array("x 2026-01-01 archived".utf8): 1], from: Array(text.utf8))
+        #expect(String(decoding: kept, as: UTF8.self) == "open\nx 2026-01-02 completed meanwhile\nx 2026-01-01 archived\n")
+    }
+}

@@ -41,7 +41,7 @@ enum AddActions {
         let text = TodoShActions.taskText(Array(arguments.dropFirst()))
         guard !TaskActions.isBlank(text) else { throw .usage("the task text is empty; usage: \(usage)") }
         let path = FileAccess.directoryName(of: invocation.todoFilePath()) + "/" + arguments[0]
-        guard FileAccess.exists(path) else { throw .failure("\(path): no such file (addto adds to an existing file)") }
+        guard invocation.files.fileSystem.exists(path) else { throw .failure("\(path): no such file (addto adds to an existing file)") }
         return try append([text], to: path, action: "addto", &invocation)
     }
 

@@ -17,13 +17,10 @@ import TodoTxt
 /// file without a second copy in the done file (docs/todo-command.md, "Archive").
 enum ArchiveAction {
     static let spec = ActionSpec(
-        name: "archive", aliases: [], arguments: "[FILE]",
+        name: "archive", arguments: "[FILE]",
         summary: "Move completed tasks to the done file (done.txt beside the todo file).",
         options: [], completes: .files,
-        run: { invocation, arguments throws(CLIError) in
-            let usage = "\(invocation.programName) archive [FILE]"
-            let parsed = try ParsedArguments(arguments, flags: [], valued: [], usage: usage)
-            guard parsed.positionals.count <= 1 else { throw .usage("too many arguments; usage: \(usage)") }
+        parsed: { invocation, parsed, _ throws(CLIError) in
             let todoPath = invocation.todoFilePath(explicit: parsed.positionals.first)
             let donePath = invocation.doneFilePath(forTodoFile: todoPath)
             let archived = try FileAccess.withLock(todoPath, timeout: invocation.lockTimeout) { () throws(CLIError) in
@@ -45,7 +42,7 @@ enum ArchiveAction {
                 invocation.log("archived \(archived.count) completed task\(archived.count == 1 ? "" : "s") to \(donePath)")
             }
             return 0
-        })
+        }, todoSh: { context, _ throws(CLIError) in try TodoShActions.archive(&context) })
 
     /// Moves completed tasks; returns the archived lines' contents, in file order. The caller holds
     /// the todo file's lock.

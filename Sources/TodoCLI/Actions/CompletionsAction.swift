@@ -29,7 +29,7 @@ enum CompletionsAction {
     /// Hidden helper for the scripts: every project and context of the todo file, one per line.
     static let wordsSpec = ActionSpec(
         name: "__complete-words", aliases: [], arguments: "",
-        summary: "", options: [], completes: .nothing,
+        summary: "", options: [], completes: .nothing, availability: .todoOnly,
         run: { invocation, _ throws(CLIError) in
             let path = invocation.todoFilePath()
             guard let bytes = try? invocation.files.read(path) else { return 0 }
@@ -46,7 +46,7 @@ enum CompletionsAction {
             return 0
         })
 
-    static var visibleActions: [ActionSpec] { ActionTable.all.filter { !$0.summary.isEmpty } }
+    static var visibleActions: [ActionSpec] { ActionTable.todoActions.filter { !$0.summary.isEmpty } }
 
     static func names(_ action: ActionSpec) -> [String] { [action.name] + action.aliases }
 
@@ -138,7 +138,9 @@ enum CompletionsAction {
             }
             for option in action.options {
                 let bare = option.hasSuffix("=") ? String(option.dropLast()) : option
-                lines.append("complete -c \(program) -n '__fish_seen_subcommand_from \(action.name)' -l '\(bare.dropFirst(2))'")
+                // fish names a long option with -l, a one-letter one (`-q`) with -s.
+                let flag = bare.hasPrefix("--") ? "-l '\(bare.dropFirst(2))'" : "-s '\(bare.dropFirst())'"
+                lines.append("complete -c \(program) -n '__fish_seen_subcommand_from \(action.name)' \(flag)")
             }
         }
         lines.append("complete -c \(program) -n 'string match -qr \"^[+@]\" -- (commandline -ct)' -a '(\(program) __complete-words 2>/dev/null)'")

@@ -14,7 +14,7 @@ enum HelpAction {
             }
             invocation.say(programHelp(programName: invocation.programName))
             return 0
-        })
+        }, todoSh: TodoShHelp.help)
 
     static func help(for action: ActionSpec, programName: String) -> String {
         var lines = ["usage: \(action.usage(programName: programName))", "", "  \(action.summary)"]
@@ -23,7 +23,7 @@ enum HelpAction {
     }
 
     static func programHelp(programName: String) -> String {
-        let width = (ActionTable.all.filter { !$0.summary.isEmpty }.map { $0.name.count }.max() ?? 0) + 2
+        let width = (ActionTable.todoActions.filter { !$0.summary.isEmpty }.map { $0.name.count }.max() ?? 0) + 2
         var lines = [
             "\(programName): keep a todo.txt file, safely.",
             "",
@@ -31,7 +31,7 @@ enum HelpAction {
             "",
             "actions:",
         ]
-        for action in ActionTable.all where !action.summary.isEmpty {
+        for action in ActionTable.todoActions where !action.summary.isEmpty {
             let padding = String(repeating: " ", count: max(1, width - action.name.count))
             lines.append("  \(action.name)\(padding)\(action.summary)")
         }
@@ -48,7 +48,7 @@ enum VersionAction {
     static let spec = ActionSpec(
         name: "version", aliases: [], arguments: "",
         summary: "Print the version.",
-        options: [], completes: .nothing,
+        options: [], completes: .nothing, availability: .todoOnly,
         run: { invocation, _ throws(CLIError) in
             invocation.say("\(invocation.programName) \(TodoCommand.version)")
             return 0

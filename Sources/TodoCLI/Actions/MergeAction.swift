@@ -13,12 +13,10 @@ import TodoTxt
 enum MergeAction {
     static let arguments = "BASE OURS THEIRS [MARKER_SIZE [PATH [BASE_LABEL OURS_LABEL THEIRS_LABEL]]] | --setup"
     static let spec = ActionSpec(
-        name: "merge", aliases: [], arguments: arguments,
+        name: "merge", arguments: arguments,
         summary: "Git merge driver: merge todo.txt versions by task; --setup registers it in this repository.",
-        options: ["--setup"], completes: .files,
-        run: { invocation, arguments throws(CLIError) in
-            let usage = "\(invocation.programName) merge \(MergeAction.arguments)"
-            let parsed = try ParsedArguments(arguments, flags: ["--setup"], valued: [], usage: usage)
+        options: ["--setup"], completes: .files, maximumPositionals: nil,
+        parsed: { invocation, parsed, usage throws(CLIError) in
             if parsed.flags.contains("--setup") {
                 guard parsed.positionals.isEmpty else { throw .usage("--setup takes no files; usage: \(usage)") }
                 return try setUp(invocation)

@@ -17,13 +17,10 @@ import TodoTxt
 enum ReconcileAction {
     static let arguments = "[--keep] [FILE]"
     static let spec = ActionSpec(
-        name: "reconcile", aliases: [], arguments: arguments,
+        name: "reconcile", arguments: arguments,
         summary: "Merge sync-conflict copies (Dropbox, Syncthing, Nextcloud, Seafile, ...) back into the file.",
         options: ["--keep"], completes: .files,
-        run: { invocation, arguments throws(CLIError) in
-            let usage = "\(invocation.programName) reconcile \(ReconcileAction.arguments)"
-            let parsed = try ParsedArguments(arguments, flags: ["--keep"], valued: [], usage: usage)
-            guard parsed.positionals.count <= 1 else { throw .usage("too many arguments; usage: \(usage)") }
+        parsed: { invocation, parsed, _ throws(CLIError) in
             let todoPath = invocation.todoFilePath(explicit: parsed.positionals.first)
             let outcome = try reconcile(todoPath: todoPath, keep: parsed.flags.contains("--keep"), invocation: invocation)
             if outcome.merged == 0 && outcome.leftInPlace == 0 { invocation.log("\(todoPath): no conflict copies found") }
@@ -53,11 +50,11 @@ enum ReconcileAction {
         for target in [realDone, realTodo] {
             let directory = FileAccess.directoryName(of: target)
             let name = String(target.split(separator: "/").last ?? "")
-            let listing = ProcessSpawning.directoryEntries(directory) ?? []
+            let listing = fileSystem.directoryEntries(directory) ?? []
             for copy in ConflictCopies.copies(of: name, in: listing) {
                 let copyPath = directory + "/" + copy.name
                 // Sync clients write copies as plain files; anything else only shares the name.
-                guard ProcessSpawning.kind(of: copyPath, followingLinks: false) == .regular else { continue }
+                guard fileSystem.kind(of: copyPath, followingLinks: false) == .regular else { continue }
                 guard let copyBytes = readCopy(copyPath, outcome: &outcome, invocation: invocation) else { continue }
                 let doneUIDs: Set<String>
                 if target == realDone {
@@ -66,7 +63,7 @@ enum ReconcileAction {
                     let done = try invocation.files.readIfExists(realDone) ?? []
                     doneUIDs = UIDIndex(TodoDocument(bytes: done)).allUIDs
                 }
-                let existed = FileAccess.exists(target)
+                let existed = fileSystem.exists(target)
                 let copyDocument = TodoDocument(bytes: copyBytes)
                 var reports: [MergeReport] = []
                 try invocation.files.update(target, createIfMissing: true, lockTimeout: invocation.lockTimeout,
@@ -85,7 +82,7 @@ enum ReconcileAction {
                     throw .failure("merged \(copy.name) into \(name), but could not \(keep ? "move" : "remove") it: \(error)")
                 }
                 outcome.merged += 1
-                let created = !existed && FileAccess.exists(target) ? " (\(name) did not exist: created from the copy)" : ""
+                let created = !existed && fileSystem.exists(target) ? " (\(name) did not exist: created from the copy)" : ""
                 invocation.say("merged \(copy.name) into \(name)\(created)\(keep ? " (kept as \(copy.name).reconciled)" : "")")
                 for report in reports { invocation.say("  \(report)") }
             }

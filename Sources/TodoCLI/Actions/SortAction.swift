@@ -6,13 +6,10 @@ import TodoTxt
 enum SortAction {
     static let arguments = "[--check] [--dry-run] [--by KEYS] [FILE]"
     static let spec = ActionSpec(
-        name: "sort", aliases: [], arguments: arguments,
+        name: "sort", arguments: arguments,
         summary: "Move completed tasks to the bottom, keeping every other order (silent, for cron).",
         options: ["--check", "--dry-run", "--by="], completes: .files,
-        run: { invocation, arguments throws(CLIError) in
-            let usage = "\(invocation.programName) sort \(SortAction.arguments)"
-            let parsed = try ParsedArguments(arguments, flags: ["--check", "--dry-run"], valued: ["--by"], usage: usage)
-            guard parsed.positionals.count <= 1 else { throw .usage("too many arguments; usage: \(usage)") }
+        parsed: { invocation, parsed, usage throws(CLIError) in
             var keys: [SortKey] = []
             if let list = parsed.values["--by"] {
                 guard let parsedKeys = SortKey.parseList(list) else {

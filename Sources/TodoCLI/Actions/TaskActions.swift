@@ -214,7 +214,7 @@ enum TaskActions {
                 invocation.io.printError("\(invocation.programName): \(message)")
                 status = 1
             case .refused(let error):
-                if let message = error.message(programName: invocation.programName) { invocation.io.printError(message) }
+                error.report(to: invocation.io, programName: invocation.programName)
                 status = 1
             }
         }
@@ -227,7 +227,7 @@ enum TaskActions {
         let addresses = try addresses(arguments, "do", &invocation)
         let settings = TodoNameActions.settings(for: invocation)
         let today = invocation.clock.today
-        let done = settings.addsRecurrence ? try invocation.files.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) } : nil
+        let done = try invocation.files.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) }
         // The `rec:` tasks completed in this write, whose next instances `finishing` appends.
         var recurring: [(shown: Int, line: [UInt8])] = []
         let status = try editEach(addresses, invocation, finishing: { document, outcomes in
@@ -249,7 +249,7 @@ enum TaskActions {
             }
             document.replaceContent(at: index, with: edited)
             // Only a `rec:` task has a next instance (and needs a fresh uid scanned for).
-            if settings.addsRecurrence, item.recurrence != .absent { recurring.append((shown, Array(item.content))) }
+            if item.recurrence != .absent { recurring.append((shown, Array(item.content))) }
             return .changed(number: shown, line: edited, report: "\(TodoShContext.prefix(of: file.path)): \(shown) marked as done.")
         }
         if settings.autoArchive {
@@ -290,7 +290,7 @@ enum TaskActions {
             try file.write { document throws(CLIError) in
                 let index = try target.locate(in: document, path: file.path)
                 let item = document.item(at: index)
-                let new = TodoShActions.removingTerm(term, from: Array(item.content))
+                let new = TodoShDialect.removingTerm(term, from: Array(item.content))
                 guard new != Array(item.content) else {
                     throw .failure("\(file.path): task \(target.address): '\(words[1])' not found; nothing removed")
                 }

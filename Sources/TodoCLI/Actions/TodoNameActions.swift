@@ -15,79 +15,83 @@ import TodoTxt
 /// - a search term without regex metacharacters matches as plain text, ignoring case and diacritics;
 /// - errors are `todo: what: why`; usage errors exit 2.
 enum TodoNameActions {
-    /// One entry of the action table delegating to the shared implementation `name`.
+    /// One entry of the action table: todo.sh's built-in `todoSh`, which the name `todo` runs with
+    /// its own settings unless it has a `native` implementation.
     static func spec(_ name: String, aliases: [String] = [], arguments: String, summary: String,
-                     completes: ActionSpec.Completion = .tasks,
+                     completes: ActionSpec.Completion = .tasks, todoSh: @escaping TodoShActions.Action,
                      native: (@Sendable (inout Invocation, [String]) throws(CLIError) -> Int32)? = nil) -> ActionSpec {
         let shared: @Sendable (inout Invocation, [String]) throws(CLIError) -> Int32 = { invocation, arguments throws(CLIError) in
-            try run(name, arguments, &invocation)
+            try run(todoSh, arguments, &invocation)
         }
         let chosen = native ?? shared
         // `--` after the action ends its options: `todo add -- -x` adds the task `-x`.
         return ActionSpec(name: name, aliases: aliases, arguments: arguments, summary: summary, options: [],
                           completes: completes, run: { invocation, arguments throws(CLIError) in
                               try chosen(&invocation, arguments.first == "--" ? Array(arguments.dropFirst()) : arguments)
-                          })
+                          }, todoSh: todoSh)
     }
 
     static let specs: [ActionSpec] = [
         spec("add", aliases: ["a"], arguments: "TEXT", summary: "Add a task (with today's date and a uid).",
-             completes: .projectsAndContexts, native: { invocation, arguments throws(CLIError) in try AddActions.add(arguments, &invocation) }),
+             completes: .projectsAndContexts, todoSh: TodoShActions.add,
+             native: { invocation, arguments throws(CLIError) in try AddActions.add(arguments, &invocation) }),
         spec("addm", arguments: "TEXT", summary: "Add one task per line of TEXT.", completes: .projectsAndContexts,
+             todoSh: TodoShActions.addMultiple,
              native: { invocation, arguments throws(CLIError) in try AddActions.addMultiple(arguments, &invocation) }),
         spec("addto", arguments: "DEST TEXT", summary: "Add a task to another file in the todo directory.",
-             completes: .files, native: { invocation, arguments throws(CLIError) in try AddActions.addTo(arguments, &invocation) }),
+             completes: .files, todoSh: TodoShActions.addTo,
+             native: { invocation, arguments throws(CLIError) in try AddActions.addTo(arguments, &invocation) }),
         spec("list", aliases: ["ls"], arguments: "[TERM...]",
              summary: "List tasks containing every TERM (-TERM excludes); -a shows hidden ones.",
-             completes: .projectsAndContexts),
+             completes: .projectsAndContexts, todoSh: TodoShListing.list),
         spec("listall", aliases: ["lsa"], arguments: "[TERM...]", summary: "List tasks of the todo and done files.",
-             completes: .projectsAndContexts),
+             completes: .projectsAndContexts, todoSh: TodoShListing.listAll),
         spec("listfile", aliases: ["lf"], arguments: "[SRC [TERM...]]", summary: "List the tasks of another file.",
-             completes: .files),
-        spec("listpri", aliases: ["lsp"], arguments: "[PRIORITIES] [TERM...]", summary: "List prioritized tasks."),
-        spec("listcon", aliases: ["lsc"], arguments: "[TERM...]", summary: "List the contexts in use."),
-        spec("listproj", aliases: ["lsprj"], arguments: "[TERM...]", summary: "List the projects in use."),
+             completes: .files, todoSh: TodoShListing.listFile),
+        spec("listpri", aliases: ["lsp"], arguments: "[PRIORITIES] [TERM...]", summary: "List prioritized tasks.", todoSh: TodoShListing.listPriority),
+        spec("listcon", aliases: ["lsc"], arguments: "[TERM...]", summary: "List the contexts in use.", todoSh: TodoShListing.listContexts),
+        spec("listproj", aliases: ["lsprj"], arguments: "[TERM...]", summary: "List the projects in use.", todoSh: TodoShListing.listProjects),
         spec("append", aliases: ["app"], arguments: "NR|UID TEXT", summary: "Add text to the end of a task (before its uid).",
+             todoSh: TodoShActions.append,
              native: { invocation, arguments throws(CLIError) in try TaskActions.appendOrPrepend("append", arguments, &invocation) }),
         spec("prepend", aliases: ["prep"], arguments: "NR|UID TEXT", summary: "Add text to the start of a task.",
+             todoSh: TodoShActions.prepend,
              native: { invocation, arguments throws(CLIError) in try TaskActions.appendOrPrepend("prepend", arguments, &invocation) }),
         spec("replace", arguments: "NR|UID TEXT", summary: "Replace a task's text (completion, dates, priority and uid kept).",
+             todoSh: TodoShActions.replace,
              native: { invocation, arguments throws(CLIError) in try TaskActions.replace(arguments, &invocation) }),
         spec("pri", aliases: ["p"], arguments: "NR|UID PRIORITY [NR|UID PRIORITY ...]", summary: "Set a task's priority (A-Z).",
+             todoSh: TodoShActions.prioritize,
              native: { invocation, arguments throws(CLIError) in try TaskActions.prioritize(arguments, &invocation) }),
         spec("depri", aliases: ["dp"], arguments: "NR|UID...", summary: "Remove tasks' priorities.",
+             todoSh: TodoShActions.deprioritize,
              native: { invocation, arguments throws(CLIError) in try TaskActions.deprioritize(arguments, &invocation) }),
         spec("do", aliases: ["done"], arguments: "NR|UID...",
              summary: "Mark tasks done (priority kept as pri:; a rec: task gets its next instance).",
+             todoSh: TodoShActions.markDone,
              native: { invocation, arguments throws(CLIError) in try TaskActions.markDone(arguments, &invocation) }),
         spec("del", aliases: ["rm"], arguments: "NR|UID [TERM]", summary: "Delete a task, or TERM from it.",
+             todoSh: TodoShActions.delete,
              native: { invocation, arguments throws(CLIError) in try TaskActions.delete(arguments, &invocation) }),
-        spec("move", aliases: ["mv"], arguments: "NR|UID DEST [SRC]", summary: "Move a task to another file."),
-        spec("deduplicate", arguments: "", summary: "Remove exact duplicate lines.", completes: .nothing),
+        spec("move", aliases: ["mv"], arguments: "NR|UID DEST [SRC]", summary: "Move a task to another file.", todoSh: TodoShActions.move),
+        spec("deduplicate", arguments: "", summary: "Remove exact duplicate lines.", completes: .nothing, todoSh: TodoShActions.deduplicate),
         spec("report", arguments: "", summary: "Archive, then append open/done counts to report.txt.",
-             completes: .nothing),
-        spec("listaddons", arguments: "", summary: "List add-on actions.", completes: .nothing),
+             completes: .nothing, todoSh: TodoShActions.report),
+        spec("listaddons", arguments: "", summary: "List add-on actions.", completes: .nothing, todoSh: TodoShAddons.listAddons),
     ]
 
-    /// Runs the shared implementation of `name` with the `todo` name's settings.
-    static func run(_ name: String, _ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
-        guard let action = TodoShActions.builtins[name] else {
-            throw .usage("unknown action '\(name)'; see '\(invocation.programName) --help'")
-        }
+    /// Runs todo.sh's implementation `action` with the `todo` name's settings.
+    static func run(_ action: TodoShActions.Action, _ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
         var context = TodoShContext(settings: settings(for: invocation), io: invocation.io, clock: invocation.clock,
                                     environment: invocation.environment, files: invocation.files)
-        do throws(TodoShExit) {
-            return try action(&context, arguments)
-        } catch {
-            throw .status(error.status)
-        }
+        return try action(&context, arguments)
     }
 
     /// With no action: `TODOTXT_DEFAULT_ACTION` when set, else `ls`.
     static func runDefaultAction(_ invocation: inout Invocation) throws(CLIError) -> Int32 {
         let configured = invocation.environment["TODOTXT_DEFAULT_ACTION"].flatMap { $0.isEmpty ? nil : $0 }
             ?? invocation.configVariables["TODOTXT_DEFAULT_ACTION"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let configured else { return try run("list", [], &invocation) }
+        guard let configured else { return try run(TodoShListing.list, [], &invocation) }
         let words = TodoShConfig.shellWords(configured, variables: invocation.configVariables)
         guard let first = words.first, let action = ActionTable.find(first) else {
             throw .usage("TODOTXT_DEFAULT_ACTION '\(configured)' is not an action")
@@ -99,18 +103,14 @@ enum TodoNameActions {
     static func runAddonIfPresent(_ name: String, _ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32? {
         let context = TodoShContext(settings: settings(for: invocation), io: invocation.io, clock: invocation.clock,
                                     environment: invocation.environment, files: invocation.files)
-        do throws(TodoShExit) {
-            return try TodoShAddons.runIfPresent(name, arguments, context)
-        } catch {
-            throw .status(error.status)
-        }
+        return try TodoShAddons.runIfPresent(name, arguments, context)
     }
 
     /// The variables of a todo.sh config file, when one exists (executed as todo.sh would).
     static func configVariables(_ invocation: Invocation) -> [String: String] {
         let environment = invocation.environment
         let explicit = invocation.configFile ?? environment["TODOTXT_CFG_FILE"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let path = TodoShConfig.locate(explicit: explicit, environment: environment,
+        guard let path = TodoShConfig.locate(explicit: explicit, environment: environment, fileSystem: invocation.files.fileSystem,
                                              programPath: invocation.programPath) else { return [:] }
         var configEnvironment = environment
         configEnvironment["TODO_SH"] = invocation.programName
@@ -170,8 +170,6 @@ enum TodoNameActions {
         settings.sortCommand = value("TODOTXT_SORT_COMMAND", default: TodoShSettings.defaultSortCommand)
         settings.finalFilter = value("TODOTXT_FINAL_FILTER", default: "cat")
         settings.lockTimeout = invocation.lockTimeout
-        settings.keepsPriorityOnDone = true
-        settings.addsRecurrence = true
         settings.modernListing = true
         settings.showHidden = invocation.showAll
         settings.escapeControls = invocation.io.outputIsTerminal
@@ -188,7 +186,8 @@ enum TodoNameActions {
         settings.todoDirectory = FileAccess.directoryName(of: todoFile)
         settings.reportFile = value("REPORT_FILE", default: settings.todoDirectory + "/report.txt")
         settings.actionsDirectory = TodoShCommand.actionsDirectory(settings: settings,
-                                                                   variables: config.merging(environment) { _, env in env })
+                                                                   variables: config.merging(environment) { _, env in env },
+                                                                   fileSystem: invocation.files.fileSystem)
         if settings.plain {
             for name in settings.variables.keys where name.hasPrefix("PRI_") || name.hasPrefix("COLOR_") {
                 settings.variables[name] = ""

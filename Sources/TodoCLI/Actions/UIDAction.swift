@@ -5,13 +5,10 @@ import TodoTxt
 enum UIDAction {
     static let arguments = "[--assign] [FILE]"
     static let spec = ActionSpec(
-        name: "uid", aliases: [], arguments: arguments,
+        name: "uid", arguments: arguments,
         summary: "List task uids; --assign gives every task without one a fresh uid.",
         options: ["--assign"], completes: .files,
-        run: { invocation, arguments throws(CLIError) in
-            let usage = "\(invocation.programName) uid \(UIDAction.arguments)"
-            let parsed = try ParsedArguments(arguments, flags: ["--assign"], valued: [], usage: usage)
-            guard parsed.positionals.count <= 1 else { throw .usage("too many arguments; usage: \(usage)") }
+        parsed: { invocation, parsed, _ throws(CLIError) in
             let path = invocation.todoFilePath(explicit: parsed.positionals.first)
             if parsed.flags.contains("--assign") {
                 let donePath = invocation.doneFilePath(forTodoFile: path)

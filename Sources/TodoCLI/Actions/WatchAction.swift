@@ -19,14 +19,10 @@ import TodoTxt
 enum WatchAction {
     static let arguments = "[--poll SECONDS] [--list] [--reconcile] [-q] [FILE]"
     static let spec = ActionSpec(
-        name: "watch", aliases: [], arguments: arguments,
+        name: "watch", arguments: arguments,
         summary: "Keep the file sorted while it changes: re-sort after every save until stopped.",
-        options: ["--poll=", "--list", "--reconcile", "--quiet"], completes: .files,
-        run: { invocation, arguments throws(CLIError) in
-            let usage = "\(invocation.programName) watch \(WatchAction.arguments)"
-            let parsed = try ParsedArguments(arguments, flags: ["--list", "--reconcile", "-q", "--quiet"],
-                                             valued: ["--poll"], usage: usage)
-            guard parsed.positionals.count <= 1 else { throw .usage("too many arguments; usage: \(usage)") }
+        options: ["--poll=", "--list", "--reconcile", "--quiet", "-q"], completes: .files,
+        parsed: { invocation, parsed, usage throws(CLIError) in
             var backend = FileWatcherBackend.automatic
             if let text = parsed.values["--poll"] {
                 guard let interval = seconds(text, allowingZero: false) else {
@@ -173,7 +169,7 @@ final class WatchSession: @unchecked Sendable {
     private func startUp() {
         guard exitCode == nil else { return }
         if options.reconciles { reconcile() }
-        if FileAccess.exists(options.path) {
+        if invocation.files.fileSystem.exists(options.path) {
             sort()
             if options.lists { list() }
         } else {
@@ -230,7 +226,7 @@ final class WatchSession: @unchecked Sendable {
             if written { log("sorted \(path): \(moved) completed task\(moved == 1 ? "" : "s") moved") }
         } catch {
             // Gone between the event and the read: the watcher reports `.removed` next.
-            if !FileAccess.exists(path) { return }
+            if !invocation.files.fileSystem.exists(path) { return }
             report(error)
         }
     }
@@ -246,7 +242,7 @@ final class WatchSession: @unchecked Sendable {
         do {
             _ = try ReconcileAction.reconcile(todoPath: options.path, keep: false, invocation: reconciling)
         } catch {
-            if !FileAccess.exists(options.path) { return }
+            if !invocation.files.fileSystem.exists(options.path) { return }
             report(error)
         }
     }
@@ -273,7 +269,7 @@ final class WatchSession: @unchecked Sendable {
     }
 
     private func report(_ error: CLIError) {
-        if let message = error.message(programName: invocation.programName) { invocation.io.printError(message) }
+        error.report(to: invocation.io, programName: invocation.programName)
     }
 
     private func fail(_ message: String) {

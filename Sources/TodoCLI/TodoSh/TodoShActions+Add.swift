@@ -3,13 +3,13 @@ import TodoFileSystem
 
 /// `add`, `addm`, `addto` (docs/todosh.md section 5, "Adding").
 extension TodoShActions {
-    static func add(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
+    static func add(_ context: inout TodoShContext, _ arguments: [String]) throws(CLIError) -> Int32 {
         let text = try textOrPrompt(arguments, prompt: "Add: ", usage: "add \"TODO ITEM\"", context)
         try addLine(text, to: context.settings.todoFile, context)
         return 0
     }
 
-    static func addMultiple(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
+    static func addMultiple(_ context: inout TodoShContext, _ arguments: [String]) throws(CLIError) -> Int32 {
         let text: [UInt8]
         if arguments.isEmpty || arguments.allSatisfy(\.isEmpty) {
             text = try textOrPrompt(arguments, prompt: "Add: ", usage: "addm \"TODO ITEM\"", context)
@@ -22,12 +22,12 @@ extension TodoShActions {
         return 0
     }
 
-    static func addTo(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
+    static func addTo(_ context: inout TodoShContext, _ arguments: [String]) throws(CLIError) -> Int32 {
         let usage = "addto DEST \"TODO ITEM\""
         guard let destination = arguments.first, !destination.isEmpty else { throw context.actionUsage(usage) }
         let path = context.settings.todoDirectory + "/" + destination
         guard arguments.count > 1, !arguments[1].isEmpty else { throw context.actionUsage(usage) }
-        let kind = ProcessSpawning.kind(of: path)
+        let kind = context.files.fileSystem.kind(of: path)
         guard kind == .regular || kind == .characterDevice else {
             throw context.die("TODO: Destination file \(path) does not exist.")
         }
@@ -37,10 +37,9 @@ extension TodoShActions {
 
     /// The text from arguments; with none, a prompt on stdin unless forced (then the usage line).
     static func textOrPrompt(_ arguments: [String], prompt: String, usage: String,
-                             _ context: TodoShContext) throws(TodoShExit) -> [UInt8] {
+                             _ context: TodoShContext) throws(CLIError) -> [UInt8] {
         if let first = arguments.first, !first.isEmpty { return taskText(arguments) }
-        // Under `todo`, empty text is an error, not a prompt (docs/todo-command.md): scripts never hang on stdin.
-        if context.settings.force || context.settings.personality == .todo { throw context.actionUsage(usage) }
+        if context.settings.force { throw context.actionUsage(usage) }
         context.sayBytes(Array(prompt.utf8))
         var line: [UInt8] = []
         while let byte = ProcessSpawning.readOneByteFromStandardInput(), byte != 0x0A { line.append(byte) }
@@ -67,23 +66,9 @@ extension TodoShActions {
 
     /// Appends a task to `path` (fixing a missing final newline first) and reports `N text` and
     /// `P: N added.` where N is the file's new line count.
-    static func addLine(_ text: [UInt8], to path: String, _ context: TodoShContext) throws(TodoShExit) {
-        var line = newTaskLine(text, context.settings, today: context.clock.today)
-        var lineCount = 0
-        if ProcessSpawning.kind(of: path) == .characterDevice {
-            lineCount = 1
-        } else {
-            let settings = context.settings
-            if settings.uidOnAdd {
-                // Unused in the todo and done files as they are now; a uid is 6 random characters,
-                // so a concurrent add drawing the same one is not a practical concern.
-                var generator = SystemRandomNumberGenerator()
-                let uid = UID.generate(using: &generator, unusedIn: try context.document(path),
-                                       and: try context.document(settings.doneFile))
-                line = TodoItem.newTaskLine(line, creationDate: nil, uid: uid)
-            }
-            lineCount = try context.appendLine(path, line)
-        }
+    static func addLine(_ text: [UInt8], to path: String, _ context: TodoShContext) throws(CLIError) {
+        let line = newTaskLine(text, context.settings, today: context.clock.today)
+        let lineCount = context.files.fileSystem.kind(of: path) == .characterDevice ? 1 : try context.appendLine(path, line)
         context.inform("\(lineCount) \(string(line))")
         context.inform("\(TodoShContext.prefix(of: path)): \(lineCount) added.")
     }

@@ -2,39 +2,13 @@ import TodoTxt
 import TodoFileSystem
 
 /// todo.sh's built-in actions and its dispatch (docs/todosh.md section 1): `command X` bypasses add-ons, an
-/// executable in the actions directory overrides a built-in, anything else unknown gives usage.
+/// executable in the actions directory overrides a built-in, anything else unknown gives usage. Which
+/// built-in answers to which name is declared in `ActionTable`, with the `todo` name's actions.
 enum TodoShActions {
-    typealias Action = @Sendable (inout TodoShContext, [String]) throws(TodoShExit) -> Int32
-
-    /// Built-ins by every name they answer to.
-    static let builtins: [String: Action] = [
-        "add": add, "a": add,
-        "addm": addMultiple,
-        "addto": addTo,
-        "append": append, "app": append,
-        "prepend": prepend, "prep": prepend,
-        "replace": replace,
-        "pri": prioritize, "p": prioritize,
-        "depri": deprioritize, "dp": deprioritize,
-        "do": markDone, "done": markDone,
-        "archive": { context, _ throws(TodoShExit) in try archive(&context) },
-        "del": delete, "rm": delete,
-        "move": move, "mv": move,
-        "deduplicate": deduplicate,
-        "report": report,
-        "list": TodoShListing.list, "ls": TodoShListing.list,
-        "listall": TodoShListing.listAll, "lsa": TodoShListing.listAll,
-        "listfile": TodoShListing.listFile, "lf": TodoShListing.listFile,
-        "listpri": TodoShListing.listPriority, "lsp": TodoShListing.listPriority,
-        "listcon": TodoShListing.listContexts, "lsc": TodoShListing.listContexts,
-        "listproj": TodoShListing.listProjects, "lsprj": TodoShListing.listProjects,
-        "help": TodoShHelp.help,
-        "shorthelp": TodoShHelp.shortHelp,
-        "listaddons": TodoShAddons.listAddons,
-    ]
+    typealias Action = @Sendable (inout TodoShContext, [String]) throws(CLIError) -> Int32
 
     /// Runs `arguments` (action first).
-    static func dispatch(_ arguments: [String], _ context: inout TodoShContext) throws(TodoShExit) -> Int32 {
+    static func dispatch(_ arguments: [String], _ context: inout TodoShContext) throws(CLIError) -> Int32 {
         var arguments = arguments
         var action = arguments[0].lowercased()
         if action == "command" {
@@ -44,18 +18,14 @@ enum TodoShActions {
         } else if let status = try TodoShAddons.runIfPresent(action, arguments, context) {
             return status
         }
-        guard let builtin = builtins[action] else {
-            if let addition = ActionTable.additions[action] {
-                return try runAddition(addition, Array(arguments.dropFirst()), context)
-            }
-            throw context.usage()
-        }
+        guard let spec = ActionTable.todoShActions[action] else { throw context.usage() }
+        guard let builtin = spec.todoSh else { return try runAddition(spec, Array(arguments.dropFirst()), context) }
         return try builtin(&context, Array(arguments.dropFirst()))
     }
 
     /// Runs one of `todo`'s additions (sort, watch, merge, …; docs/todo-command.md) under the name `todo.sh`, on
     /// the files todo.sh's config chose. Additions never shadow a built-in or an add-on.
-    static func runAddition(_ addition: ActionSpec, _ arguments: [String], _ context: TodoShContext) throws(TodoShExit) -> Int32 {
+    static func runAddition(_ addition: ActionSpec, _ arguments: [String], _ context: TodoShContext) throws(CLIError) -> Int32 {
         var invocation = Invocation(programName: context.settings.programName, environment: context.environment,
                                     io: context.io, clock: context.clock, files: context.files)
         invocation.programPath = context.settings.programPath
@@ -65,9 +35,9 @@ enum TodoShActions {
         invocation.colorMode = context.settings.plain ? .never : .auto
         do {
             return try addition.run(&invocation, arguments)
-        } catch {
-            if let message = error.message(programName: invocation.programName) { context.io.printError(message) }
-            throw TodoShExit(status: error.exitCode == 2 ? 1 : error.exitCode)
+        } catch .usage(let text) {
+            // todo.sh's actions exit 1 on a usage error; so do the additions under its name.
+            throw .todoSh(message: "\(invocation.programName): \(text)", onStandardOutput: false, status: 1)
         }
     }
 
@@ -85,7 +55,7 @@ enum TodoShActions {
     /// or unique uid prefix; anything else gives the action's usage line. Returns the 0-based index and
     /// the number to echo.
     static func resolve(_ address: String, in document: TodoDocument, file: String, usage: String,
-                        _ context: TodoShContext) throws(TodoShExit) -> (index: Int, shown: String) {
+                        _ context: TodoShContext) throws(CLIError) -> (index: Int, shown: String) {
         guard !address.isEmpty else { throw context.actionUsage(usage) }
         if context.settings.personality == .todo {
             // Under `todo`, every unresolvable address is a failure naming the file (docs/todo-command.md).
@@ -93,7 +63,7 @@ enum TodoShActions {
                 let reference = try document.resolve(address)
                 return (reference.index, String(reference.index + 1))
             } catch {
-                throw context.fail(.failure("\(file): \(error)"))
+                throw .failure("\(file): \(error)")
             }
         }
         if address.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
@@ -116,7 +86,7 @@ enum TodoShActions {
     /// the file (the safe write re-applies edits): by its bytes, so a re-applied edit never hits a
     /// different task. Dies when the task is gone or no longer unique.
     static func relocate(_ index: Int, _ content: [UInt8], in current: TodoDocument, shown: String,
-                         _ context: TodoShContext) throws(TodoShExit) -> Int {
+                         _ context: TodoShContext) throws(CLIError) -> Int {
         guard let found = TaskTarget.relocate(index: index, content: content, in: current) else {
             throw context.die("TODO: task \(shown) changed while this command ran; nothing done.")
         }
@@ -140,27 +110,5 @@ enum TodoShActions {
         let answer = ProcessSpawning.readOneByteFromStandardInput()
         context.say("")
         return answer == UInt8(ascii: "y")
-    }
-
-    /// Whether `line` starts with `(c) ` for any single byte c (todo.sh's `^(.) `).
-    static func priorityPrefixLength(_ line: [UInt8]) -> Int? {
-        if line.count >= 4, line[0] == 0x28, line[2] == 0x29, line[3] == 0x20 { return 4 }
-        // A multi-byte character between the parentheses counts as one character too.
-        if line.count >= 4, line[0] == 0x28, line[1] >= 0xC0 {
-            let length = BasicRegex.scalar(in: line, at: 1).1
-            if line.count >= 3 + length, line[1 + length] == 0x29, 2 + length < line.count, line[2 + length] == 0x20 {
-                return 3 + length
-            }
-        }
-        return nil
-    }
-
-    /// Removes every blank (empty) line: todo.sh's `sed '/./!d'`.
-    static func squeezingEmptyLines(_ document: TodoDocument) -> TodoDocument {
-        var result = document
-        for index in stride(from: result.lineCount - 1, through: 0, by: -1) where result.content(at: index).isEmpty {
-            result.removeLine(at: index)
-        }
-        return result
     }
 }

@@ -4,21 +4,21 @@ import TodoFileSystem
 enum TodoShAddons {
     /// The executable for add-on `name`: `DIR/name/name`, else `DIR/name`; nil when there is none.
     /// A broken symlink is fatal, as in todo.sh.
-    static func executable(_ name: String, _ context: TodoShContext) throws(TodoShExit) -> String? {
+    static func executable(_ name: String, _ context: TodoShContext) throws(CLIError) -> String? {
         let directory = context.settings.actionsDirectory
-        guard !name.isEmpty, !name.contains("/"), ProcessSpawning.kind(of: directory) == .directory else { return nil }
+        guard !name.isEmpty, !name.contains("/"), context.files.fileSystem.kind(of: directory) == .directory else { return nil }
         for path in [directory + "/" + name + "/" + name, directory + "/" + name] {
-            if ProcessSpawning.kind(of: path, followingLinks: false) == .symbolicLink, ProcessSpawning.kind(of: path) == nil {
+            if context.files.fileSystem.kind(of: path, followingLinks: false) == .symbolicLink, context.files.fileSystem.kind(of: path) == nil {
                 throw context.die("Fatal Error: Broken link to custom action: '\(path)'")
             }
-            if ProcessSpawning.kind(of: path) == .regular, ProcessSpawning.isExecutable(path) { return path }
+            if context.files.fileSystem.kind(of: path) == .regular, context.files.fileSystem.isExecutable(path) { return path }
         }
         return nil
     }
 
     /// Runs add-on `name` with `arguments` (the action name included) if there is one; its exit
     /// status is passed through.
-    static func runIfPresent(_ name: String, _ arguments: [String], _ context: TodoShContext) throws(TodoShExit) -> Int32? {
+    static func runIfPresent(_ name: String, _ arguments: [String], _ context: TodoShContext) throws(CLIError) -> Int32? {
         guard let path = try executable(name, context) else { return nil }
         return ProcessSpawning.runInheriting([path] + arguments, environment: context.childEnvironment)
     }
@@ -26,14 +26,14 @@ enum TodoShAddons {
     /// The valid add-on names, byte-sorted.
     static func names(_ context: TodoShContext) -> [String] {
         let directory = context.settings.actionsDirectory
-        guard let entries = ProcessSpawning.directoryEntries(directory) else { return [] }
+        guard let entries = context.files.fileSystem.directoryEntries(directory) else { return [] }
         return entries.filter { name in
             let path = directory + "/" + name
-            switch ProcessSpawning.kind(of: path) {
-            case .regular: return ProcessSpawning.isExecutable(path)
+            switch context.files.fileSystem.kind(of: path) {
+            case .regular: return context.files.fileSystem.isExecutable(path)
             case .directory:
                 let inner = path + "/" + name
-                return ProcessSpawning.kind(of: inner) == .regular && ProcessSpawning.isExecutable(inner)
+                return context.files.fileSystem.kind(of: inner) == .regular && context.files.fileSystem.isExecutable(inner)
             default: return false
             }
         }.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
@@ -43,7 +43,7 @@ enum TodoShAddons {
     static func path(of name: String, _ context: TodoShContext) -> String {
         let directory = context.settings.actionsDirectory
         let inner = directory + "/" + name + "/" + name
-        return ProcessSpawning.kind(of: inner) == .regular ? inner : directory + "/" + name
+        return context.files.fileSystem.kind(of: inner) == .regular ? inner : directory + "/" + name
     }
 
     /// `ADDON usage`, run with the usual environment, its output passed through to `io`.
@@ -53,9 +53,9 @@ enum TodoShAddons {
         if toError { context.io.writeError(outcome.output) } else { context.sayBytes(outcome.output) }
     }
 
-    static func listAddons(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
+    static func listAddons(_ context: inout TodoShContext, _ arguments: [String]) throws(CLIError) -> Int32 {
         let directory = context.settings.actionsDirectory
-        guard ProcessSpawning.kind(of: directory) == .directory else {
+        guard context.files.fileSystem.kind(of: directory) == .directory else {
             throw context.die("TODO: '\(directory)' does not exist.")
         }
         let found = names(context)

@@ -14,11 +14,7 @@ enum TodoShCommand {
         settings.programPath = arguments.first ?? invocation.programName
         var context = TodoShContext(settings: settings, io: invocation.io, clock: invocation.clock,
                                     environment: invocation.environment, files: invocation.files)
-        do throws(TodoShExit) {
-            return try start(Array(arguments.dropFirst()), &context)
-        } catch {
-            return error.status
-        }
+        return try start(Array(arguments.dropFirst()), &context)
     }
 
     /// What the command line said before the action.
@@ -94,7 +90,7 @@ enum TodoShCommand {
         return options
     }
 
-    static func start(_ arguments: [String], _ context: inout TodoShContext) throws(TodoShExit) -> Int32 {
+    static func start(_ arguments: [String], _ context: inout TodoShContext) throws(CLIError) -> Int32 {
         let options = parseOptions(arguments)
         if options.invalid { throw context.usage() }
         if options.version {
@@ -106,12 +102,13 @@ enum TodoShCommand {
 
         // Config: located, executed, read back.
         let requested = options.configFile ?? environment["TODOTXT_CFG_FILE"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let configPath = TodoShConfig.locate(explicit: requested, environment: environment,
+        guard let configPath = TodoShConfig.locate(explicit: requested, environment: environment, fileSystem: context.files.fileSystem,
                                                    programPath: settings.programPath) else {
             let action = options.remaining.first?.lowercased()
             if action == "help" || action == "shorthelp" {
                 var helpContext = context
-                helpContext.settings.actionsDirectory = actionsDirectory(settings: settings, variables: environment)
+                helpContext.settings.actionsDirectory = actionsDirectory(settings: settings, variables: environment,
+                                                                          fileSystem: context.files.fileSystem)
                 TodoShHelp.printHelp(action == "help" ? .full : .short, helpContext, toError: true)
             }
             throw context.die("Fatal Error: Cannot read configuration file \(requested ?? (environment["HOME"] ?? "") + "/.todo/config")")
@@ -123,7 +120,7 @@ enum TodoShCommand {
         let verboseBefore = Int(environment["TODOTXT_VERBOSE"] ?? "") ?? (options.verboseCount > 0 ? 0 : 1)
         configEnvironment["TODOTXT_VERBOSE"] = String(options.verboseCount > 0 ? options.verboseCount : verboseBefore)
         let outcome = TodoShConfig.execute(configPath, environment: configEnvironment, programPath: settings.programPath)
-        if let status = outcome.exitStatus { throw TodoShExit(status: status) }
+        if let status = outcome.exitStatus { throw .status(status) }
         let variables = outcome.variables
         settings.variables = variables
         settings.exportedEnvironment = outcome.exported
@@ -156,7 +153,7 @@ enum TodoShCommand {
         settings.sigilAfterPattern = variables["TODOTXT_SIGIL_AFTER_PATTERN"] ?? ""
         settings.sigilValidPattern = variables["TODOTXT_SIGIL_VALID_PATTERN"].flatMap { $0.isEmpty ? nil : $0 } ?? ".*"
         settings.sourceVariable = variables["TODOTXT_SOURCEVAR"] ?? ""
-        settings.actionsDirectory = actionsDirectory(settings: settings, variables: variables)
+        settings.actionsDirectory = actionsDirectory(settings: settings, variables: variables, fileSystem: context.files.fileSystem)
 
         // The action: arguments, else the default action re-read as shell words.
         var remaining = options.remaining
@@ -168,7 +165,7 @@ enum TodoShCommand {
 
         // Sanity checks and files, for every action.
         settings.todoDirectory = variables["TODO_DIR"] ?? ""
-        if !ProcessSpawning.makeDirectories(settings.todoDirectory) {
+        if !context.files.fileSystem.makeDirectories(settings.todoDirectory) {
             throw context.die("Fatal Error: \(settings.todoDirectory) is not a directory")
         }
         let priority = settings.priorityOnAdd
@@ -182,8 +179,8 @@ enum TodoShCommand {
         settings.doneFile = file("DONE_FILE", "done.txt")
         settings.reportFile = file("REPORT_FILE", "report.txt")
         for path in [settings.todoFile, settings.doneFile, settings.reportFile] {
-            let kind = ProcessSpawning.kind(of: path)
-            if kind != .regular && kind != .characterDevice { ProcessSpawning.createEmptyFile(path) }
+            let kind = context.files.fileSystem.kind(of: path)
+            if kind != .regular && kind != .characterDevice { context.files.fileSystem.createEmptyFile(path) }
         }
         if settings.plain {
             for name in settings.variables.keys where name.hasPrefix("PRI_") || name.hasPrefix("COLOR_") {
@@ -199,15 +196,15 @@ enum TodoShCommand {
 
     /// `TODO_ACTIONS_DIR` if it is a directory, else `~/.todo/actions`, else `~/.todo.actions.d`, else
     /// `${XDG_CONFIG_HOME:-~/.config}/todo/actions`.
-    static func actionsDirectory(settings: TodoShSettings, variables: [String: String]) -> String {
+    static func actionsDirectory(settings: TodoShSettings, variables: [String: String], fileSystem: FileSystem) -> String {
         let home = variables["HOME"] ?? ""
         if let configured = variables["TODO_ACTIONS_DIR"], !configured.isEmpty,
-           ProcessSpawning.kind(of: configured) == .directory {
+           fileSystem.kind(of: configured) == .directory {
             return configured
         }
         let xdg = variables["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
         for candidate in [home + "/.todo/actions", home + "/.todo.actions.d", xdg + "/todo/actions"]
-        where ProcessSpawning.kind(of: candidate) == .directory {
+        where fileSystem.kind(of: candidate) == .directory {
             return candidate
         }
         return home + "/.todo/actions"

@@ -27,8 +27,9 @@ enum TodoShConfig {
     ]
 
     /// The first config file that exists, in todo.sh's order; nil when there is none.
-    static func locate(explicit: String?, environment: [String: String], programPath: String) -> String? {
-        if let explicit, !explicit.isEmpty, exists(explicit) { return explicit }
+    static func locate(explicit: String?, environment: [String: String], fileSystem: FileSystem,
+                       programPath: String) -> String? {
+        if let explicit, !explicit.isEmpty, fileSystem.exists(explicit) { return explicit }
         let home = environment["HOME"] ?? ""
         let xdg = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
         let global = environment["TODOTXT_GLOBAL_CFG_FILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/todo/config"
@@ -36,10 +37,8 @@ enum TodoShConfig {
             home + "/.todo/config", home + "/todo.cfg", home + "/.todo.cfg", xdg + "/todo/config",
             FileAccess.directoryName(of: programPath) + "/todo.cfg", global,
         ]
-        return candidates.first(where: exists)
+        return candidates.first(where: fileSystem.exists)
     }
-
-    static func exists(_ path: String) -> Bool { FileAccess.exists(path) }
 
     /// What running the config produced.
     struct Outcome {

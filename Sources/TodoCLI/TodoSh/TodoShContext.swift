@@ -1,11 +1,6 @@
 import TodoTxt
 import TodoFileSystem
 
-/// Ends a todo.sh run with a status, after its message has been printed (todo.sh's `die`, `usage`).
-struct TodoShExit: Error {
-    let status: Int32
-}
-
 /// One todo.sh run: the settings, streams, clock and environment every action uses.
 struct TodoShContext {
     var settings: TodoShSettings
@@ -35,40 +30,34 @@ struct TodoShContext {
     }
 
     /// todo.sh's `die`: the message on stderr, exit 1. Under the name `todo` the message follows
-    /// `todo: what: why` (todo.sh's `TODO: ` or file prefix becomes `todo: `).
-    func die(_ message: String) -> TodoShExit {
-        io.printError(settings.personality == .todo ? TodoShContext.todoStyle(message) : message)
-        return TodoShExit(status: 1)
+    /// `todo: what: why` (todo.sh's `TODO: ` or file prefix becomes the program name).
+    func die(_ message: String) -> CLIError {
+        settings.personality == .todo
+            ? .failure(TodoShContext.todoStyle(message))
+            : .todoSh(message: message, onStandardOutput: false, status: 1)
     }
 
     /// A soft error on stderr (processing continues), styled like `die`.
     func softError(_ message: String) {
-        io.printError(settings.personality == .todo ? TodoShContext.todoStyle(message) : message)
+        die(message).report(to: io, programName: settings.programName)
     }
 
     /// todo.sh's `usage`: two lines on stdout, exit 1; under `todo`, one line on stderr, exit 2.
-    func usage() -> TodoShExit {
+    func usage() -> CLIError {
         let name = settings.programName
-        if settings.personality == .todo {
-            io.printError("\(name): no action given; see '\(name) --help'")
-            return TodoShExit(status: 2)
-        }
-        io.print("Usage: \(name) [-fhpantvV] [-d todo_config] action [task_number] [task_description]")
-        io.print("Try '\(name) -h' for more information.")
-        return TodoShExit(status: 1)
+        if settings.personality == .todo { return .usage("no action given; see '\(name) --help'") }
+        return .todoSh(message: "Usage: \(name) [-fhpantvV] [-d todo_config] action [task_number] [task_description]\n"
+                           + "Try '\(name) -h' for more information.", onStandardOutput: true, status: 1)
     }
 
     /// `usage: todo.sh ACTION …` on stderr, exit 1; under `todo`, `todo: usage: todo ACTION …`, exit 2.
-    func actionUsage(_ rest: String) -> TodoShExit {
-        if settings.personality == .todo {
-            io.printError("\(settings.programName): usage: \(settings.programName) \(rest)")
-            return TodoShExit(status: 2)
-        }
+    func actionUsage(_ rest: String) -> CLIError {
+        if settings.personality == .todo { return .usage("usage: \(settings.programName) \(rest)") }
         return die("usage: \(settings.programName) \(rest)")
     }
 
-    /// `TODO: 3 is already marked done.` → `todo: 3 is already marked done`: one `todo: ` prefix
-    /// instead of todo.sh's upper-case file prefix, no final period.
+    /// `TODO: 3 is already marked done.` → `3 is already marked done`: the program name replaces
+    /// todo.sh's upper-case file prefix, no final period.
     static func todoStyle(_ message: String) -> String {
         var text = Substring(message)
         if let colon = text.firstIndex(of: ":"),
@@ -77,7 +66,7 @@ struct TodoShContext {
             text = text[text.index(after: colon)...].drop(while: { $0 == " " })
         }
         if text.hasSuffix(".") { text = text.dropLast() }
-        return "todo: " + text
+        return String(text)
     }
 
     /// The summary prefix of `path`: basename cut at the first `.` followed by a non-dot, upper-cased.
@@ -95,35 +84,39 @@ struct TodoShContext {
     /// Reads a file: missing counts as empty. Under `todo.sh` an unreadable file or a directory
     /// counts as empty too (todo.sh's `cat` errors are not its output); under `todo` it is a failure,
     /// so a listing never hides one behind an empty list.
-    func document(_ path: String) throws(TodoShExit) -> TodoDocument {
+    func document(_ path: String) throws(CLIError) -> TodoDocument {
         TodoDocument(bytes: try bytes(path))
     }
 
     /// The bytes of `path`, with `document`'s rules.
-    func bytes(_ path: String) throws(TodoShExit) -> [UInt8] {
+    func bytes(_ path: String) throws(CLIError) -> [UInt8] {
         do {
             return try files.readIfExists(path) ?? []
         } catch {
-            if settings.personality == .todo { throw fail(error) }
+            if settings.personality == .todo { throw error }
             return []
         }
     }
 
-    /// Under `todo`, a failure from the shared file access printed as the one `todo: …` line.
-    func fail(_ error: CLIError) -> TodoShExit {
-        if let message = error.message(programName: settings.programName) { io.printError(message) }
-        return TodoShExit(status: error.exitCode)
+    /// A failed write as this name reports it: under `todo` as it is; under `todo.sh` after todo.sh's
+    /// `TODO: ` prefix.
+    func writeFailure(_ error: CLIError) -> CLIError {
+        if settings.personality == .todo { return error }
+        switch error {
+        case .usage(let text), .failure(let text): return die("TODO: \(settings.programName): \(text)")
+        case .todoSh, .status: return die("TODO: write failed")
+        }
     }
 
     /// Rewrites `path` through `FileAccess.update`; a character device (`/dev/null`) is never replaced
     /// (what would be written there is discarded, as writing to it would).
-    func update(_ path: String, _ transform: (TodoDocument) throws(TodoShExit) -> TodoDocument?) throws(TodoShExit) {
-        if ProcessSpawning.kind(of: path) == .characterDevice { return }
-        var failure: TodoShExit?
+    func update(_ path: String, _ transform: (TodoDocument) throws(CLIError) -> TodoDocument?) throws(CLIError) {
+        if files.fileSystem.kind(of: path) == .characterDevice { return }
+        var failure: CLIError?
         do throws(CLIError) {
             try files.update(path, createIfMissing: true, lockTimeout: settings.lockTimeout, warn: warnOfReplacement) { (old: [UInt8]) throws(CLIError) -> [UInt8]? in
                 if settings.personality == .todo { try TodoFileEdit.refuseConflictMarkers(old, path: path) }
-                do throws(TodoShExit) {
+                do throws(CLIError) {
                     failure = nil
                     return try transform(TodoDocument(bytes: old))?.rendered()
                 } catch {
@@ -132,23 +125,21 @@ struct TodoShContext {
                 }
             }
         } catch {
-            if settings.personality == .todo { throw fail(error) }
-            throw die("TODO: \(error.message(programName: settings.programName) ?? "write failed")")
+            throw writeFailure(error)
         }
         if let failure { throw failure }
     }
 
     /// `update` on the raw bytes: for edits that never need the lines parsed.
-    func updateBytes(_ path: String, _ transform: ([UInt8]) -> [UInt8]?) throws(TodoShExit) {
-        if ProcessSpawning.kind(of: path) == .characterDevice { return }
+    func updateBytes(_ path: String, _ transform: ([UInt8]) -> [UInt8]?) throws(CLIError) {
+        if files.fileSystem.kind(of: path) == .characterDevice { return }
         do throws(CLIError) {
             try files.update(path, createIfMissing: true, lockTimeout: settings.lockTimeout, warn: warnOfReplacement) { (old: [UInt8]) throws(CLIError) -> [UInt8]? in
                 if settings.personality == .todo { try TodoFileEdit.refuseConflictMarkers(old, path: path) }
                 return transform(old)
             }
         } catch {
-            if settings.personality == .todo { throw fail(error) }
-            throw die("TODO: \(error.message(programName: settings.programName) ?? "write failed")")
+            throw writeFailure(error)
         }
     }
 
@@ -157,7 +148,7 @@ struct TodoShContext {
     /// the terminator the last line may lack, the line (LFs made spaces), and the file's dominant
     /// terminator (CRLF when the line ends in CR). Returns the new line count. Whatever goes wrong
     /// before anything is written falls back to `update`, for its checks and messages.
-    func appendLine(_ path: String, _ content: [UInt8]) throws(TodoShExit) -> Int {
+    func appendLine(_ path: String, _ content: [UInt8]) throws(CLIError) -> Int {
         let cleaned = content.map { $0 == 0x0A ? 0x20 : $0 }
         var lineCount: Int?
         var entered = false
@@ -177,14 +168,13 @@ struct TodoShContext {
         } catch {
             // The lock itself failed: what `update` would have reported.
             if !entered {
-                if settings.personality == .todo { throw fail(error) }
-                throw die("TODO: \(error.message(programName: settings.programName) ?? "write failed")")
+                throw writeFailure(error)
             }
             lineCount = nil
         }
         if let lineCount { return lineCount }
         var count = 0
-        try update(path) { (document: TodoDocument) throws(TodoShExit) -> TodoDocument? in
+        try update(path) { (document: TodoDocument) throws(CLIError) -> TodoDocument? in
             var edited = document
             edited.appendLine(content)
             count = edited.lineCount

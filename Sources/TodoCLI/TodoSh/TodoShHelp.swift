@@ -195,14 +195,13 @@ enum TodoShHelp {
         if kind == .short { write(Array("  See \"help\" for more details.\n".utf8)) }
     }
 
-    static func help(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
+    static func help(_ context: inout TodoShContext, _ arguments: [String]) throws(CLIError) -> Int32 {
         guard !arguments.isEmpty else {
             printHelp(.full, context)
             return 0
         }
         for name in arguments {
-            let addon: String?
-            do throws(TodoShExit) { addon = try TodoShAddons.executable(name, context) } catch { return error.status }
+            let addon = try TodoShAddons.executable(name, context)
             if addon != nil {
                 TodoShAddons.usage(of: name, context)
                 context.say("")
@@ -216,7 +215,14 @@ enum TodoShHelp {
         return 0
     }
 
-    static func shortHelp(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
+    /// todo.sh's `shorthelp` (and `-h`): an action of that name only.
+    static let shortHelpSpec: ActionSpec = {
+        var spec = TodoNameActions.spec("shorthelp", arguments: "", summary: "", completes: .nothing, todoSh: shortHelp)
+        spec.availability = .todoShOnly
+        return spec
+    }()
+
+    static func shortHelp(_ context: inout TodoShContext, _ arguments: [String]) throws(CLIError) -> Int32 {
         printHelp(.short, context)
         return 0
     }

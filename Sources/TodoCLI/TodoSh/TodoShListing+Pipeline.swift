@@ -7,7 +7,7 @@ extension TodoShListing {
 
     /// Runs the pipeline on one file and prints the result and, when verbose, the summary.
     static func listFile(path: String, label: String, terms: [String], _ context: TodoShContext,
-                         extraFilter: ((ArraySlice<UInt8>) -> Bool)? = nil) throws(TodoShExit) {
+                         extraFilter: ((ArraySlice<UInt8>) -> Bool)? = nil) throws(CLIError) {
         var lines = Lines(try read(path, context))
         if context.settings.modernListing { lines.droppingTerminatorsAndMark() }
         warnOfConflictMarkers(lines.bytes, path: path, context)
@@ -72,7 +72,7 @@ extension TodoShListing {
 
     /// Sorts, colours, hides, filters and prints `entries`; returns the number of lines printed.
     @discardableResult
-    static func render(_ entries: [Entry], _ bytes: [UInt8], width: Int, _ context: TodoShContext) throws(TodoShExit) -> Int {
+    static func render(_ entries: [Entry], _ bytes: [UInt8], width: Int, _ context: TodoShContext) throws(CLIError) -> Int {
         let settings = context.settings
         let colors = TodoShColors(settings)
         let hideCustom = settings.hideCustomSubstitution.isEmpty
@@ -335,12 +335,12 @@ extension TermFilter {
     /// The terms of a listing under either name; under `todo` a term that grep would refuse (an
     /// unmatched `[` or `\(`, an unknown class…) is a usage error naming the problem rather than
     /// a silently empty or wrong listing.
-    init(checking arguments: [String], _ context: TodoShContext) throws(TodoShExit) {
+    init(checking arguments: [String], _ context: TodoShContext) throws(CLIError) {
         if context.settings.personality == .todo {
             for argument in arguments {
                 let term = argument.hasPrefix("-") ? String(argument.dropFirst()) : argument
                 if let problem = BasicRegex.syntaxError(Array(term.utf8), ignoreCase: true) {
-                    throw context.fail(.usage("'\(term)' is not a valid search term: \(problem)"))
+                    throw .usage("'\(term)' is not a valid search term: \(problem)")
                 }
             }
         }

@@ -4,12 +4,12 @@ import TodoFileSystem
 /// `listcon` and `listproj` (docs/todosh.md section 4): unique, byte-sorted `@`/`+` tokens from the source files,
 /// after TERM filtering and the sigil patterns; no summary, colour or hiding.
 extension TodoShListing {
-    static func listContexts(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
+    static func listContexts(_ context: inout TodoShContext, _ arguments: [String]) throws(CLIError) -> Int32 {
         try listSigils(UInt8(ascii: "@"), terms: arguments, context)
         return 0
     }
 
-    static func listProjects(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
+    static func listProjects(_ context: inout TodoShContext, _ arguments: [String]) throws(CLIError) -> Int32 {
         try listSigils(UInt8(ascii: "+"), terms: arguments, context)
         return 0
     }
@@ -26,7 +26,7 @@ extension TodoShListing {
         return outcome.output.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    static func listSigils(_ sigil: UInt8, terms: [String], _ context: TodoShContext) throws(TodoShExit) {
+    static func listSigils(_ sigil: UInt8, terms: [String], _ context: TodoShContext) throws(CLIError) {
         let filters = try TermFilter(checking: terms, context)
         let settings = context.settings
         let before = settings.sigilBeforePattern.isEmpty

@@ -108,16 +108,16 @@ enum TodoShListing {
         }
     }
 
-    static func read(_ path: String, _ context: TodoShContext) throws(TodoShExit) -> [UInt8] {
+    static func read(_ path: String, _ context: TodoShContext) throws(CLIError) -> [UInt8] {
         let bytes = try context.bytes(path)
         try checkListingLimit(bytes.count, path: path, context)
         return bytes
     }
 
     /// Refuses a listing of `count` bytes or more than `listingLimit`, naming `path`.
-    static func checkListingLimit(_ count: Int, path: String, _ context: TodoShContext) throws(TodoShExit) {
+    static func checkListingLimit(_ count: Int, path: String, _ context: TodoShContext) throws(CLIError) {
         guard count < listingLimit else {
-            throw context.fail(.failure("\(path): too large to list (\(count) bytes; a listing holds less than 2 GiB)"))
+            throw .failure("\(path): too large to list (\(count) bytes; a listing holds less than 2 GiB)")
         }
     }
 
@@ -138,17 +138,17 @@ enum TodoShListing {
 
     // MARK: Actions
 
-    static func list(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
+    static func list(_ context: inout TodoShContext, _ arguments: [String]) throws(CLIError) -> Int32 {
         let path = context.settings.todoFile
         try listFile(path: path, label: path, terms: arguments, context)
         return 0
     }
 
-    static func listFile(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
+    static func listFile(_ context: inout TodoShContext, _ arguments: [String]) throws(CLIError) -> Int32 {
         guard let source = arguments.first, !source.isEmpty else {
             let directory = context.settings.todoDirectory
             context.inform("Files in the todo.txt directory:")
-            let names = (ProcessSpawning.directoryEntries(directory) ?? [])
+            let names = (context.files.fileSystem.directoryEntries(directory) ?? [])
                 .filter { $0.hasSuffix(".txt") && !$0.hasPrefix(".") }
                 .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
             for name in names { context.say(name) }
@@ -156,7 +156,7 @@ enum TodoShListing {
         }
         let directory = context.settings.todoDirectory
         func isFile(_ path: String) -> Bool {
-            let kind = ProcessSpawning.kind(of: path)
+            let kind = context.files.fileSystem.kind(of: path)
             return kind == .regular || kind == .characterDevice
         }
         let path: String
@@ -171,8 +171,8 @@ enum TodoShListing {
         } else if context.settings.personality == .todo {
             // Under `todo`: the file as given (relative to the todo directory), and why it cannot be listed.
             let named = source.hasPrefix("/") ? source : directory + "/" + source
-            let kind = ProcessSpawning.kind(of: named)
-            throw context.fail(.failure(kind == .directory ? "\(named): is a directory" : "\(named): no such file"))
+            let kind = context.files.fileSystem.kind(of: named)
+            throw .failure(kind == .directory ? "\(named): is a directory" : "\(named): no such file")
         } else {
             throw context.die("TODO: File \(source) does not exist.")
         }
@@ -182,7 +182,7 @@ enum TodoShListing {
         return 0
     }
 
-    static func listPriority(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
+    static func listPriority(_ context: inout TodoShContext, _ arguments: [String]) throws(CLIError) -> Int32 {
         var terms = arguments
         var allowed = Set<UInt8>(0x41...0x5A)
         if let first = arguments.first, let set = prioritySet(first) {
@@ -225,7 +225,7 @@ enum TodoShListing {
         return set
     }
 
-    static func listAll(_ context: inout TodoShContext, _ arguments: [String]) throws(TodoShExit) -> Int32 {
+    static func listAll(_ context: inout TodoShContext, _ arguments: [String]) throws(CLIError) -> Int32 {
         var lines = Lines(try read(context.settings.todoFile, context))
         warnOfConflictMarkers(lines.bytes, path: context.settings.todoFile, context)
         let todoCount = lines.count

@@ -71,12 +71,8 @@ struct TodoShSettings: Sendable {
 
     /// Which program this run is: todo.sh's exact behaviour, or the `todo` name's defaults.
     var personality = Personality.todoSh
-    /// Whether `do` keeps a removed priority as `pri:P` (docs/todo-command.md); todo.sh drops it.
-    var keepsPriorityOnDone = false
     /// `add` appends a fresh `uid:` (the `todo` name; `TODOTXT_UID_ON_ADD=0` turns it off).
     var uidOnAdd = false
-    /// `do` on a task with `rec:` adds its next instance (docs/format.md section 6).
-    var addsRecurrence = false
     /// Listings show tasks hidden by `h:1` or a future `t:` (`-a`/`--all` under `todo`).
     var showHidden = true
     /// Listings hide `h:1` and future-threshold tasks, highlight overdue `due:` and escape control
