@@ -59,4 +59,27 @@ struct CommandFaultTests {
             #expect(left == ["todo.txt"], "\(kind) #\(occurrence): \(left)")
         }
     }
+
+    @Test func todoShStartUpMakesItsDirectoryThroughTheSeam() throws {
+        // todo.sh's start-up creates TODO_DIR (`mkdir -p`) and its three files: through the file
+        // system the command is given, so a refused mkdir is todo.sh's own complaint, not a crash
+        // or a directory made behind the test's back.
+        let temporary = TemporaryDirectory("todo-fault-startup")
+        let todoDirectory = temporary.path + "/missing/tasks"
+        let config = temporary.file("config")
+        try Data("export TODO_DIR=\"\(todoDirectory)\"\n".utf8).write(to: URL(fileURLWithPath: config))
+        let injector = FaultInjector([Fault(.makeDirectory, occurrence: nil, .fail(.permissionDenied))])
+        let output = Mutex<[UInt8]>([])
+        let io = CommandIO(writeOutput: { bytes in output.withLock { $0 += bytes } },
+                           writeError: { bytes in output.withLock { $0 += bytes } }, outputIsTerminal: false)
+        let environment = ["TODOTXT_CFG_FILE": config, "HOME": temporary.path,
+                           "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        let status = TodoCommand.run(arguments: ["todo.sh", "ls"], environment: environment, io: io,
+                                     fileSystem: FileSystem(syscalls: injector.syscalls()))
+        let text = String(decoding: output.withLock { $0 }, as: UTF8.self)
+        #expect(status == 1)
+        #expect(text == "Fatal Error: \(todoDirectory) is not a directory\n")
+        #expect(injector.calls.contains(.makeDirectory))
+        #expect(!FileManager.default.fileExists(atPath: temporary.path + "/missing"))
+    }
 }
