@@ -1,9 +1,8 @@
+// Platform.swift refuses any platform other than Linux and macOS, once for the module.
 #if canImport(Glibc)
 @preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #else
-#error("TodoFileSystem supports Linux (Glibc) and macOS (Darwin) only")
+import Darwin
 #endif
 import Dispatch
 

@@ -1,9 +1,7 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #else
-#error("TodoFileSystem supports Linux (Glibc) and macOS (Darwin) only")
+import Darwin
 #endif
 
 /// Running child processes (bash for a todo.sh config, `sh -c` for sort and filter commands, add-on

@@ -11,9 +11,8 @@ import TodoTxt
 /// `todo merge --setup` registers the driver in the current repository: `git config` for
 /// `merge.todotxt.*` and `todo.txt`/`done.txt merge=todotxt` lines in the top-level `.gitattributes`.
 enum MergeAction {
-    static let arguments = "BASE OURS THEIRS [MARKER_SIZE [PATH [BASE_LABEL OURS_LABEL THEIRS_LABEL]]] | --setup"
     static let spec = ActionSpec(
-        name: "merge", arguments: arguments,
+        name: "merge", arguments: "BASE OURS THEIRS [MARKER_SIZE [PATH [BASE_LABEL OURS_LABEL THEIRS_LABEL]]] | --setup",
         summary: "Git merge driver: merge todo.txt versions by task; --setup registers it in this repository.",
         options: ["--setup"], completes: .files, maximumPositionals: nil,
         parsed: { invocation, parsed, usage throws(CLIError) in

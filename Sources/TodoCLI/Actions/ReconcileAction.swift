@@ -15,9 +15,8 @@ import TodoTxt
 /// exits 1 after merging everything else. A failure to write the todo or done file itself stops the
 /// run at once: every later copy would fail the same way.
 enum ReconcileAction {
-    static let arguments = "[--keep] [FILE]"
     static let spec = ActionSpec(
-        name: "reconcile", arguments: arguments,
+        name: "reconcile", arguments: "[--keep] [FILE]",
         summary: "Merge sync-conflict copies (Dropbox, Syncthing, Nextcloud, Seafile, ...) back into the file.",
         options: ["--keep"], completes: .files,
         parsed: { invocation, parsed, _ throws(CLIError) in

@@ -4,9 +4,8 @@ import TodoTxt
 /// `todo sort [--check] [--dry-run] [--by KEYS] [FILE]`: completed tasks sink, stably
 /// (docs/format.md section 5, docs/files.md section 2). Silent on success, for cron.
 enum SortAction {
-    static let arguments = "[--check] [--dry-run] [--by KEYS] [FILE]"
     static let spec = ActionSpec(
-        name: "sort", arguments: arguments,
+        name: "sort", arguments: "[--check] [--dry-run] [--by KEYS] [FILE]",
         summary: "Move completed tasks to the bottom, keeping every other order (silent, for cron).",
         options: ["--check", "--dry-run", "--by="], completes: .files,
         parsed: { invocation, parsed, usage throws(CLIError) in

@@ -3,9 +3,8 @@ import TodoTxt
 /// `todo uid [--assign] [FILE]`: lists every task's uid with its line number, or gives every task
 /// without one (and every non-owner holder of a duplicate) a fresh one (docs/format.md section 4).
 enum UIDAction {
-    static let arguments = "[--assign] [FILE]"
     static let spec = ActionSpec(
-        name: "uid", arguments: arguments,
+        name: "uid", arguments: "[--assign] [FILE]",
         summary: "List task uids; --assign gives every task without one a fresh uid.",
         options: ["--assign"], completes: .files,
         parsed: { invocation, parsed, _ throws(CLIError) in

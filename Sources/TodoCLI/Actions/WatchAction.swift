@@ -17,9 +17,8 @@ import TodoTxt
 /// `TODO_WATCH_SETTLE` (seconds) overrides the settle time, the quiet period awaited after a change
 /// before the file is read (default `FileWatcher.defaultSettle`, 150 ms).
 enum WatchAction {
-    static let arguments = "[--poll SECONDS] [--list] [--reconcile] [-q] [FILE]"
     static let spec = ActionSpec(
-        name: "watch", arguments: arguments,
+        name: "watch", arguments: "[--poll SECONDS] [--list] [--reconcile] [-q] [FILE]",
         summary: "Keep the file sorted while it changes: re-sort after every save until stopped.",
         options: ["--poll=", "--list", "--reconcile", "--quiet", "-q"], completes: .files,
         parsed: { invocation, parsed, usage throws(CLIError) in

@@ -19,10 +19,7 @@ extension TodoShActions {
             var edits: [ArchiveEdit] = []
             var planned = document
             for address in numbers {
-                let (index, shown) = try resolve(address, in: planned, file: path, usage: usage, context)
-                let old = Array(planned.content(at: index))
-                if TodoShDialect.isDone(old) {
-                    context.softError("TODO: \(shown) is already marked done.")
+                guard let (index, shown, old) = try openTask(address, in: planned, file: path, usage: usage, context) else {
                     status = 1
                     continue
                 }
@@ -42,10 +39,7 @@ extension TodoShActions {
         for address in numbers {
             let path = context.settings.todoFile
             let document = try context.document(path)
-            let (index, shown) = try resolve(address, in: document, file: path, usage: usage, context)
-            let old = Array(document.content(at: index))
-            if TodoShDialect.isDone(old) {
-                context.softError("TODO: \(shown) is already marked done.")
+            guard let (_, shown, _) = try openTask(address, in: document, file: path, usage: usage, context) else {
                 status = 1
                 continue
             }
@@ -54,6 +48,18 @@ extension TodoShActions {
             context.inform("TODO: \(shown) marked as done.")
         }
         return status
+    }
+
+    /// The task `address` names, for `do`: nil (after todo.sh's soft error) when it is already done.
+    static func openTask(_ address: String, in document: TodoDocument, file: String, usage: String,
+                         _ context: TodoShContext) throws(CLIError) -> (index: Int, shown: String, line: [UInt8])? {
+        let (index, shown) = try resolve(address, in: document, file: file, usage: usage, context)
+        let line = Array(document.content(at: index))
+        guard !TodoShDialect.isDone(line) else {
+            context.softError("TODO: \(shown) is already marked done.")
+            return nil
+        }
+        return (index, shown, line)
     }
 
     /// One line `do` rewrites before archiving: found again by its bytes if the file changed.
