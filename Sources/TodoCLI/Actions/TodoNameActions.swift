@@ -82,8 +82,7 @@ enum TodoNameActions {
 
     /// Runs todo.sh's implementation `action` with the `todo` name's settings.
     static func run(_ action: TodoShActions.Action, _ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
-        var context = TodoShContext(settings: settings(for: invocation), io: invocation.io, clock: invocation.clock,
-                                    environment: invocation.environment, files: invocation.files)
+        var context = TodoShContext(settings: settings(for: invocation), invocation: invocation)
         return try action(&context, arguments)
     }
 
@@ -101,8 +100,7 @@ enum TodoNameActions {
 
     /// An add-on from the actions directory (todo.sh's rules), run when no built-in has the name.
     static func runAddonIfPresent(_ name: String, _ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32? {
-        let context = TodoShContext(settings: settings(for: invocation), io: invocation.io, clock: invocation.clock,
-                                    environment: invocation.environment, files: invocation.files)
+        let context = TodoShContext(settings: settings(for: invocation), invocation: invocation)
         return try TodoShAddons.runIfPresent(name, arguments, context)
     }
 

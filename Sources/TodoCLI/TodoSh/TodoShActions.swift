@@ -26,8 +26,7 @@ enum TodoShActions {
     /// Runs one of `todo`'s additions (sort, watch, merge, …; docs/todo-command.md) under the name `todo.sh`, on
     /// the files todo.sh's config chose. Additions never shadow a built-in or an add-on.
     static func runAddition(_ addition: ActionSpec, _ arguments: [String], _ context: TodoShContext) throws(CLIError) -> Int32 {
-        var invocation = Invocation(programName: context.settings.programName, environment: context.environment,
-                                    io: context.io, clock: context.clock, files: context.files)
+        var invocation = context.invocation
         invocation.programPath = context.settings.programPath
         invocation.fileOption = context.settings.todoFile
         invocation.configVariables = ["DONE_FILE": context.settings.doneFile]

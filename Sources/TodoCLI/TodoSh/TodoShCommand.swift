@@ -12,8 +12,7 @@ enum TodoShCommand {
         var settings = TodoShSettings()
         settings.programName = invocation.programName
         settings.programPath = arguments.first ?? invocation.programName
-        var context = TodoShContext(settings: settings, io: invocation.io, clock: invocation.clock,
-                                    environment: invocation.environment, files: invocation.files)
+        var context = TodoShContext(settings: settings, invocation: invocation)
         return try start(Array(arguments.dropFirst()), &context)
     }
 

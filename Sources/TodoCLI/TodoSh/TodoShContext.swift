@@ -1,14 +1,18 @@
 import TodoTxt
 import TodoFileSystem
 
-/// One todo.sh run: the settings, streams, clock and environment every action uses.
+/// The todo.sh engine's view of a run: the run's one context (`Invocation`: streams, clock,
+/// environment, file system) and the todo.sh settings resolved for it, under either name.
 struct TodoShContext {
     var settings: TodoShSettings
-    let io: CommandIO
-    let clock: Clock
-    let environment: [String: String]
-    /// Every file read and write (the invocation's).
-    let files: FileAccess
+    /// The run this engine serves.
+    var invocation: Invocation
+
+    var io: CommandIO { invocation.io }
+    var clock: Clock { invocation.clock }
+    var environment: [String: String] { invocation.environment }
+    /// Every file read and write.
+    var files: FileAccess { invocation.files }
 
     /// A line on stdout (under `todo` on a terminal, escaped: it may hold task text).
     func say(_ text: String) { io.print(displayed(text)) }
