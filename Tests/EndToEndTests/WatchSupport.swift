@@ -1,4 +1,5 @@
 import Foundation
+import TodoTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -355,7 +355,7 @@ final class CallCounter: Sendable {
     }
 }
 
-/// The attr and acl tools, run as processes of their own (posix_spawnp, output through a file).
+/// The attr and acl tools, run as processes of their own (`Subprocess.run`).
 enum AttributeTools {
     /// Why attribute tests cannot run here, or `nil` when they can: the tools are installed and the
     /// file system of /tmp takes `user.*` attributes and POSIX ACLs. Probed once.
@@ -415,32 +415,8 @@ enum AttributeTools {
 
     /// Runs `argv` (argv[0] looked up on PATH), standard error discarded; its status and output.
     static func run(_ argv: [String]) -> (status: Int32, output: [UInt8]) {
-        var template = Array("/tmp/todo-attr-out.XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return -1 }
-            return mkstemp(base)
-        }
-        guard fd >= 0 else { return (-1, []) }
-        close(fd)
-        let outputPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        defer { unlink(outputPath) }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_TRUNC, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let arguments = argv.map { strdup($0) } + [nil]
-        defer { arguments.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard let program = argv.first, posix_spawnp(&pid, program, &actions, nil, arguments, environ) == 0 else {
-            return (-1, [])
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return (code, Posix.read(outputPath) ?? [])
+        let result = Subprocess.run(argv)
+        return (result.status, result.stdout)
     }
 
     /// Whether an executable named `tool` is in a directory of PATH.

@@ -1,5 +1,5 @@
 // Helpers for the watcher tests: a private temporary directory per test, raw file operations
-// (no Foundation), an event log safe to read from any thread, and posix_spawnp for real `sed -i`.
+// (no Foundation), an event log safe to read from any thread, and real `sed -i` (`Subprocess.run`).
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -9,6 +9,7 @@ import Dispatch
 import Synchronization
 import Testing
 @testable import TodoFileSystem
+import TodoTestSupport
 
 /// One handler call and when it happened.
 struct RecordedEvent: Sendable {
@@ -102,24 +103,9 @@ func sleepFor(_ duration: Duration) {
     usleep(UInt32(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
 }
 
-/// Runs a program found on PATH, output discarded, and returns its exit status (docs/notes/toolchain.md).
+/// Runs a program found on PATH, output discarded, and returns its exit status.
 @discardableResult
-func spawnWait(_ argv: [String]) -> Int32 {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let cargs = argv.map { strdup($0) } + [nil]
-    defer { cargs.forEach { free($0) } }
-    var pid: pid_t = 0
-    let rc = posix_spawnp(&pid, argv[0], &actions, nil, cargs, environ)
-    guard rc == 0 else { return -1 }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-}
+func spawnWait(_ argv: [String]) -> Int32 { Subprocess.run(argv).status }
 
 /// The number of open descriptors of this process (entries of /proc/self/fd, minus the one
 /// `opendir` itself uses).
