@@ -74,8 +74,8 @@ public enum ReplacementContent: Sendable, Hashable {
     case bytes([UInt8])
     /// The old content's byte ranges, concatenated in this order: the shape of a command that only
     /// reorders or drops lines (`todo sort`). The pieces go from the old bytes straight to `writev`
-    /// while the temporary file is written, so no second file-sized buffer is built (on a 65 MB file
-    /// that buffer's page faults cost about as much as writing it).
+    /// while the temporary file is written, so no second file-sized buffer is built (its page faults
+    /// would cost about as much as writing it: docs/notes/file-layer.md).
     ///
     /// Every range must lie within the old content (checked; a range outside is a programming error).
     case pieces([Range<Int>])
@@ -240,9 +240,9 @@ extension FileSystem {
     }
 
     /// Files at least this big get their compare-and-swap check on a second thread, started right
-    /// after the read, while the new content is computed and written: on two cores the 65 MB
-    /// comparison (about 18 ms) then costs no wall time. Smaller files are checked inline, where a
-    /// thread would cost more than it saves.
+    /// after the read, while the new content is computed and written: on two cores a large file's
+    /// comparison then costs no wall time (docs/notes/file-layer.md). Smaller files are checked
+    /// inline, where a thread would cost more than it saves.
     static let earlyCheckThreshold = 4 << 20
 
     /// Starts the compare-and-swap check of a large file in the background (see
@@ -300,7 +300,7 @@ extension FileSystem {
     ///
     /// Write-back of the temporary file is started as it is written, and the compare-and-swap check
     /// runs before its `fsync`: the disk and the comparison work at the same time, so the `fsync` finds
-    /// little left to do (on a 65 MB file it drops from about 35 ms to 1–2 ms). A `stat` after the
+    /// little left to do (measured in docs/notes/file-layer.md). A `stat` after the
     /// `fsync` closes the gap: the target must still have the identity (device, inode, size,
     /// modification time) the check saw, or the attempt starts over. On Linux 6.13 and later
     /// (multigrain timestamps) any write after that check's `stat` changes the modification time; on
@@ -427,7 +427,8 @@ extension FileSystem {
             notes += copied.notes
             // A second look when an appender is at work: one whose `open` found the old file just
             // before the rename, and was preempted before it counted as a writer, shows up only
-            // now (a Python appender lost 2 of 20,000 lines so on a loaded machine).
+            // now (a Python appender lost lines so on a loaded machine; docs/files.md section 1 states
+            // the window that remains).
             if !copiedLate.isEmpty || waitedForWriters || waitedAfterRename || copied.count > 0 {
                 system.sleep(Self.secondLookDelay)
                 do {
@@ -686,8 +687,8 @@ extension FileSystem {
     /// in the CPU cache between the `pread` and the `memcmp` (faster than 1 MiB chunks here).
     static let compareChunk = 1 << 18
 
-    /// Byte equality with `memcmp`: `==` on `[UInt8]` compares element by element, about 50 ms for a
-    /// 65 MB file, twice per replacement.
+    /// Byte equality with `memcmp`: `==` on `[UInt8]` compares element by element, far slower on a
+    /// large file, and a replacement compares twice (docs/notes/speed.md).
     static func sameBytes(_ lhs: ArraySlice<UInt8>, _ rhs: ArraySlice<UInt8>) -> Bool {
         guard lhs.count == rhs.count else { return false }
         guard !lhs.isEmpty else { return true }
@@ -715,8 +716,8 @@ struct TemporaryFileWriter {
     /// Where the range not yet handed to write-back starts.
     private var writebackStart: Int64 = 0
 
-    /// How much is written between two write-back starts: big enough that the calls cost nothing
-    /// (about 0.2 ms each), small enough that the disk starts early.
+    /// How much is written between two write-back starts: big enough that the calls cost next to
+    /// nothing, small enough that the disk starts early.
     static let writebackStride = 4 << 20
 
     init(system: System, descriptor: FileDescriptor) {
@@ -744,8 +745,8 @@ struct TemporaryFileWriter {
     }
 
     /// Hands the pieces to `writev` straight from `source`, a stride's worth at a time: the kernel
-    /// copies each piece into the page cache once, with no staging copy in between (about 20 ms
-    /// less on a 65 MB file of 400,000 pieces).
+    /// copies each piece into the page cache once, with no staging copy in between
+    /// (docs/notes/file-layer.md).
     private mutating func appendPieces(_ pieces: [Range<Int>], of source: UnsafeRawBufferPointer) throws(Errno) {
         var batch: [UnsafeRawBufferPointer] = []
         var batchBytes = 0

@@ -238,8 +238,8 @@ public struct FileSystem: Sendable {
     /// `readToEnd` for a large file just opened: the two halves of its `size` bytes are read at
     /// the same time, the second on a `BackgroundJob`, then anything past `size` is read after them.
     ///
-    /// Reading into fresh memory is dominated by page faults, which two cores take in parallel:
-    /// 65 MB in 19–26 ms instead of 34–53 ms (C harness, 10 runs each). A half that comes back short
+    /// Reading into fresh memory is dominated by page faults, which two cores take in parallel
+    /// (measured in docs/notes/file-layer.md). A half that comes back short
     /// means the file shrank meanwhile; only the bytes read contiguously from offset 0 are kept, and
     /// reading goes on from there. Like any read of a file others may write, the result is checked
     /// by compare-and-swap before anything is replaced.

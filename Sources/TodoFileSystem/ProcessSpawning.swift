@@ -132,7 +132,8 @@ extension ProcessSpawning {
     }
 
     /// Whether two byte arrays are equal, with one `memcmp` (`==` on `[UInt8]` compares element by
-    /// element: about 50 ms for a 65 MB file). The file layer's own comparison, for the commands.
+    /// element, far slower on a large file: docs/notes/speed.md). The file layer's own comparison,
+    /// for the commands.
     public static func sameBytes(_ left: [UInt8], _ right: [UInt8]) -> Bool {
         FileSystem.sameBytes(left[...], right[...])
     }
