@@ -27,7 +27,8 @@ enum ArchiveAction {
                 try archive(todoPath: todoPath, donePath: donePath, files: invocation.files, warn: invocation.warn)
             }
             if archived.isEmpty {
-                invocation.log("\(todoPath): no completed tasks to archive")
+                // Nothing to do says nothing (cron mails any output); -v says it.
+                if invocation.verboseCount > 0 { invocation.log("\(todoPath): no completed tasks to archive") }
             } else {
                 if !invocation.quiet {
                     // One write for all the lines: 60,000 archived tasks are 60,000 lines.

@@ -7,7 +7,7 @@ enum HelpAction {
         run: { invocation, arguments throws(CLIError) in
             if let name = arguments.first {
                 guard let action = ActionTable.find(name) else {
-                    throw .usage("unknown action '\(name)'; see '\(invocation.programName) --help'")
+                    throw .usage("unknown action '\(name)'\(ActionTable.suggestion(for: name)); see '\(invocation.programName) --help'")
                 }
                 invocation.say(help(for: action, programName: invocation.programName))
                 return 0
@@ -19,26 +19,40 @@ enum HelpAction {
     static func help(for action: ActionSpec, programName: String) -> String {
         var lines = ["usage: \(action.usage(programName: programName))", "", "  \(action.summary)"]
         if !action.aliases.isEmpty { lines.append("  aliases: \(action.aliases.joined(separator: ", "))") }
+        if !action.details.isEmpty { lines += [""] + action.details.map { "  " + $0 } }
         return lines.joined(separator: "\n")
     }
 
     static func programHelp(programName: String) -> String {
-        let width = (ActionTable.todoActions.filter { !$0.summary.isEmpty }.map { $0.name.count }.max() ?? 0) + 2
+        let listed = ActionTable.todoActions.filter { !$0.summary.isEmpty }
+        let width = (listed.map { $0.name.count }.max() ?? 0) + 2
         var lines = [
             "\(programName): keep a todo.txt file, safely.",
             "",
             "usage: \(TodoCommand.synopsis(programName))",
-            "",
-            "actions:",
         ]
-        for action in ActionTable.todoActions where !action.summary.isEmpty {
-            let padding = String(repeating: " ", count: max(1, width - action.name.count))
-            lines.append("  \(action.name)\(padding)\(action.summary)")
+        for group in ActionSpec.Group.allCases {
+            lines += ["", "\(group.rawValue):"]
+            for action in listed where action.group == group {
+                let padding = String(repeating: " ", count: max(1, width - action.name.count))
+                lines.append("  \(action.name)\(padding)\(action.summary)")
+            }
+        }
+        let optionWidth = (TodoCommand.globalOptions.map { $0.names.count }.max() ?? 0) + 2
+        lines += ["", "options:"]
+        for option in TodoCommand.globalOptions {
+            lines.append("  \(option.names)\(String(repeating: " ", count: optionWidth - option.names.count))\(option.meaning)")
+        }
+        lines += ["", "examples:"]
+        for example in TodoCommand.examples(programName) {
+            lines.append("  \(example.command)")
+            lines.append("      \(example.meaning)")
         }
         lines += [
             "",
-            "The file is -f FILE, else $TODO_FILE, else $TODO_DIR/todo.txt, else ./todo.txt if it exists,",
-            "else ~/todo.txt. Run '\(programName) help ACTION' for an action's arguments.",
+            "The file is -f FILE, else $TODO_FILE, else $TODO_DIR/todo.txt, else a todo.sh config's, else",
+            "./todo.txt if it exists, else ~/todo.txt ('\(programName) where' says which and why).",
+            "Run '\(programName) help ACTION' for an action's arguments and options.",
         ]
         return lines.joined(separator: "\n")
     }
@@ -51,6 +65,41 @@ enum VersionAction {
         options: [], completes: .nothing, availability: .todoOnly,
         run: { invocation, _ throws(CLIError) in
             invocation.say("\(invocation.programName) \(TodoCommand.version)")
+            return 0
+        })
+}
+
+/// `todo where`: the todo and done files a command run here would use, and why (docs/todo-command.md,
+/// "No configuration needed"), so a `todo.txt` picked up from the current directory is never a
+/// surprise.
+enum WhereAction {
+    /// `todo` only: under `todo.sh` the files are its config's (docs/todosh.md).
+    static let spec = { () -> ActionSpec in
+        var spec = whereSpec
+        spec.availability = .todoOnly
+        return spec
+    }()
+
+    private static let whereSpec = ActionSpec(
+        name: "where", arguments: "",
+        summary: "Show which todo and done files are used here, and why.",
+        options: [], completes: .nothing, maximumPositionals: 0,
+        parsed: { invocation, _, _ throws(CLIError) in
+            let todo = invocation.todoFileChoice()
+            let done = invocation.doneFilePath(forTodoFile: todo.path)
+            let doneReason: String
+            if !(invocation.environment["DONE_FILE"] ?? "").isEmpty {
+                doneReason = "$DONE_FILE"
+            } else if !(invocation.configVariables["DONE_FILE"] ?? "").isEmpty {
+                doneReason = "DONE_FILE in \(invocation.configPath ?? "the todo.sh config")"
+            } else {
+                doneReason = "beside the todo file"
+            }
+            for (label, path, reason) in [("todo file", todo.path, todo.reason), ("done file", done, doneReason)] {
+                let missing = invocation.files.fileSystem.exists(path) ? "" : "; does not exist yet"
+                let line = "\(label): \(path) (\(reason)\(missing))"
+                invocation.io.writeOutput(invocation.displayed(Array(line.utf8)) + [0x0A])
+            }
             return 0
         })
 }

@@ -22,7 +22,10 @@ enum ReconcileAction {
         parsed: { invocation, parsed, _ throws(CLIError) in
             let todoPath = invocation.todoFilePath(explicit: parsed.positionals.first)
             let outcome = try reconcile(todoPath: todoPath, keep: parsed.flags.contains("--keep"), invocation: invocation)
-            if outcome.merged == 0 && outcome.leftInPlace == 0 { invocation.log("\(todoPath): no conflict copies found") }
+            // Nothing to do says nothing (cron mails any output); -v says it.
+            if outcome.merged == 0 && outcome.leftInPlace == 0 && invocation.verboseCount > 0 {
+                invocation.log("\(todoPath): no conflict copies found")
+            }
             return outcome.leftInPlace == 0 ? 0 : 1
         })
 

@@ -34,50 +34,71 @@ enum TodoNameActions {
     static let specs: [ActionSpec] = [
         spec("add", aliases: ["a"], arguments: "TEXT", summary: "Add a task (with today's date and a uid).",
              completes: .projectsAndContexts, todoSh: TodoShActions.add,
-             native: { invocation, arguments throws(CLIError) in try AddActions.add(arguments, &invocation) }),
+             native: { invocation, arguments throws(CLIError) in try AddActions.add(arguments, &invocation) })
+            .listed(under: .tasks, details: ["TEXT: the task; a creation date and a uid are added (-T: no date;",
+                                              "      TODOTXT_UID_ON_ADD=0: no uid)."]),
         spec("addm", arguments: "TEXT", summary: "Add one task per line of TEXT.", completes: .projectsAndContexts,
              todoSh: TodoShActions.addMultiple,
-             native: { invocation, arguments throws(CLIError) in try AddActions.addMultiple(arguments, &invocation) }),
+             native: { invocation, arguments throws(CLIError) in try AddActions.addMultiple(arguments, &invocation) })
+            .listed(under: .tasks),
         spec("addto", arguments: "DEST TEXT", summary: "Add a task to another file in the todo directory.",
              completes: .files, todoSh: TodoShActions.addTo,
-             native: { invocation, arguments throws(CLIError) in try AddActions.addTo(arguments, &invocation) }),
+             native: { invocation, arguments throws(CLIError) in try AddActions.addTo(arguments, &invocation) })
+            .listed(under: .tasks),
         spec("list", aliases: ["ls"], arguments: "[TERM...]",
              summary: "List tasks containing every TERM (-TERM excludes); -a shows hidden ones.",
-             completes: .projectsAndContexts, todoSh: TodoShListing.list),
+             completes: .projectsAndContexts, todoSh: TodoShListing.list)
+            .listed(under: .listing, details: ActionTable.termDetails),
         spec("listall", aliases: ["lsa"], arguments: "[TERM...]", summary: "List tasks of the todo and done files.",
-             completes: .projectsAndContexts, todoSh: TodoShListing.listAll),
+             completes: .projectsAndContexts, todoSh: TodoShListing.listAll)
+            .listed(under: .listing, details: ActionTable.termDetails),
         spec("listfile", aliases: ["lf"], arguments: "[SRC [TERM...]]", summary: "List the tasks of another file.",
-             completes: .files, todoSh: TodoShListing.listFile),
-        spec("listpri", aliases: ["lsp"], arguments: "[PRIORITIES] [TERM...]", summary: "List prioritized tasks.", todoSh: TodoShListing.listPriority),
-        spec("listcon", aliases: ["lsc"], arguments: "[TERM...]", summary: "List the contexts in use.", todoSh: TodoShListing.listContexts),
-        spec("listproj", aliases: ["lsprj"], arguments: "[TERM...]", summary: "List the projects in use.", todoSh: TodoShListing.listProjects),
+             completes: .files, todoSh: TodoShListing.listFile)
+            .listed(under: .listing),
+        spec("listpri", aliases: ["lsp"], arguments: "[PRIORITIES] [TERM...]", summary: "List prioritized tasks.", todoSh: TodoShListing.listPriority)
+            .listed(under: .listing, details: ["PRIORITIES: a letter or a range (A, A-C); then TERMs as for list."]),
+        spec("listcon", aliases: ["lsc"], arguments: "[TERM...]", summary: "List the contexts in use.", todoSh: TodoShListing.listContexts)
+            .listed(under: .listing),
+        spec("listproj", aliases: ["lsprj"], arguments: "[TERM...]", summary: "List the projects in use.", todoSh: TodoShListing.listProjects)
+            .listed(under: .listing),
         spec("append", aliases: ["app"], arguments: "NR|UID TEXT", summary: "Add text to the end of a task (before its uid).",
              todoSh: TodoShActions.append,
-             native: { invocation, arguments throws(CLIError) in try TaskActions.appendOrPrepend("append", arguments, &invocation) }),
+             native: { invocation, arguments throws(CLIError) in try TaskActions.appendOrPrepend("append", arguments, &invocation) })
+            .listed(under: .tasks, details: ActionTable.addressDetails),
         spec("prepend", aliases: ["prep"], arguments: "NR|UID TEXT", summary: "Add text to the start of a task.",
              todoSh: TodoShActions.prepend,
-             native: { invocation, arguments throws(CLIError) in try TaskActions.appendOrPrepend("prepend", arguments, &invocation) }),
+             native: { invocation, arguments throws(CLIError) in try TaskActions.appendOrPrepend("prepend", arguments, &invocation) })
+            .listed(under: .tasks, details: ActionTable.addressDetails),
         spec("replace", arguments: "NR|UID TEXT", summary: "Replace a task's text (completion, dates, priority and uid kept).",
              todoSh: TodoShActions.replace,
-             native: { invocation, arguments throws(CLIError) in try TaskActions.replace(arguments, &invocation) }),
+             native: { invocation, arguments throws(CLIError) in try TaskActions.replace(arguments, &invocation) })
+            .listed(under: .tasks, details: ActionTable.addressDetails),
         spec("pri", aliases: ["p"], arguments: "NR|UID PRIORITY [NR|UID PRIORITY ...]", summary: "Set a task's priority (A-Z).",
              todoSh: TodoShActions.prioritize,
-             native: { invocation, arguments throws(CLIError) in try TaskActions.prioritize(arguments, &invocation) }),
+             native: { invocation, arguments throws(CLIError) in try TaskActions.prioritize(arguments, &invocation) })
+            .listed(under: .tasks, details: ActionTable.addressDetails),
         spec("depri", aliases: ["dp"], arguments: "NR|UID...", summary: "Remove tasks' priorities.",
              todoSh: TodoShActions.deprioritize,
-             native: { invocation, arguments throws(CLIError) in try TaskActions.deprioritize(arguments, &invocation) }),
+             native: { invocation, arguments throws(CLIError) in try TaskActions.deprioritize(arguments, &invocation) })
+            .listed(under: .tasks, details: ActionTable.addressDetails),
         spec("do", aliases: ["done"], arguments: "NR|UID...",
              summary: "Mark tasks done (priority kept as pri:; a rec: task gets its next instance).",
              todoSh: TodoShActions.markDone,
-             native: { invocation, arguments throws(CLIError) in try TaskActions.markDone(arguments, &invocation) }),
+             native: { invocation, arguments throws(CLIError) in try TaskActions.markDone(arguments, &invocation) })
+            .listed(under: .tasks, details: ActionTable.addressDetails),
         spec("del", aliases: ["rm"], arguments: "NR|UID [TERM]", summary: "Delete a task, or TERM from it.",
              todoSh: TodoShActions.delete,
-             native: { invocation, arguments throws(CLIError) in try TaskActions.delete(arguments, &invocation) }),
-        spec("move", aliases: ["mv"], arguments: "NR|UID DEST [SRC]", summary: "Move a task to another file.", todoSh: TodoShActions.move),
-        spec("deduplicate", arguments: "", summary: "Remove exact duplicate lines.", completes: .nothing, todoSh: TodoShActions.deduplicate),
+             native: { invocation, arguments throws(CLIError) in try TaskActions.delete(arguments, &invocation) })
+            .listed(under: .tasks, details: ActionTable.addressDetails),
+        spec("move", aliases: ["mv"], arguments: "NR|UID DEST [SRC]", summary: "Move a task to another file.", todoSh: TodoShActions.move)
+            .listed(under: .tasks, details: ActionTable.addressDetails),
+        spec("deduplicate", arguments: "", summary: "Remove exact duplicate lines.", completes: .nothing, todoSh: TodoShActions.deduplicate)
+            .listed(under: .file),
         spec("report", arguments: "", summary: "Archive, then append open/done counts to report.txt.",
-             completes: .nothing, todoSh: TodoShActions.report),
-        spec("listaddons", arguments: "", summary: "List add-on actions.", completes: .nothing, todoSh: TodoShAddons.listAddons),
+             completes: .nothing, todoSh: TodoShActions.report)
+            .listed(under: .file),
+        spec("listaddons", arguments: "", summary: "List add-on actions.", completes: .nothing, todoSh: TodoShAddons.listAddons)
+            .listed(under: .program),
     ]
 
     /// Runs todo.sh's implementation `action` with the `todo` name's settings.
@@ -104,17 +125,17 @@ enum TodoNameActions {
         return try TodoShAddons.runIfPresent(name, arguments, context)
     }
 
-    /// The variables of a todo.sh config file, when one exists (executed as todo.sh would).
-    static func configVariables(_ invocation: Invocation) -> [String: String] {
+    /// The todo.sh config file, when one exists, and its variables (executed as todo.sh would).
+    static func config(_ invocation: Invocation) -> (path: String, variables: [String: String])? {
         let environment = invocation.environment
         let explicit = invocation.configFile ?? environment["TODOTXT_CFG_FILE"].flatMap { $0.isEmpty ? nil : $0 }
         guard let path = TodoShConfig.locate(explicit: explicit, environment: environment, fileSystem: invocation.files.fileSystem,
-                                             programPath: invocation.programPath) else { return [:] }
+                                             programPath: invocation.programPath) else { return nil }
         var configEnvironment = environment
         configEnvironment["TODO_SH"] = invocation.programName
         configEnvironment["TODO_FULL_SH"] = invocation.programPath
         configEnvironment["TODOTXT_CFG_FILE"] = path
-        return TodoShConfig.execute(path, environment: configEnvironment, programPath: invocation.programPath).variables
+        return (path, TodoShConfig.execute(path, environment: configEnvironment, programPath: invocation.programPath).variables)
     }
 
     /// todo.sh's colour presets, for runs that execute no config.

@@ -20,7 +20,10 @@ enum UIDAction {
                     changedLines = document.assignMissingUIDs(using: &generator, doneFile: done)
                     return document.rendered()
                 }
-                invocation.log("\(path): assigned \(changedLines.count) uid\(changedLines.count == 1 ? "" : "s")")
+                // Nothing to do says nothing (cron mails any output); -v says it.
+                if !changedLines.isEmpty || invocation.verboseCount > 0 {
+                    invocation.log("\(path): assigned \(changedLines.count) uid\(changedLines.count == 1 ? "" : "s")")
+                }
                 return 0
             }
             let document = TodoDocument(bytes: try invocation.files.readIfExists(path) ?? [])

@@ -43,6 +43,8 @@ struct Invocation {
     /// The variables a todo.sh config file left behind, when one was needed to find the files
     /// (no `-f`, `$TODO_FILE` or `$TODO_DIR`) and exists; empty otherwise.
     var configVariables: [String: String] = [:]
+    /// The todo.sh config file those variables came from.
+    var configPath: String?
 
     enum ColorMode: String { case always, never, auto }
 
@@ -58,15 +60,21 @@ struct Invocation {
     /// The todo file (docs/todo-command.md, "No configuration needed"): `-f`; `$TODO_FILE`; `$TODO_DIR/todo.txt`;
     /// a todo.sh config file's `TODO_FILE` or `TODO_DIR`; `./todo.txt` if it exists; `~/todo.txt`.
     func todoFilePath(explicit: String? = nil) -> String {
-        if let explicit { return explicit }
-        if let fileOption { return fileOption }
-        if let file = environment["TODO_FILE"], !file.isEmpty { return file }
-        if let directory = environment["TODO_DIR"], !directory.isEmpty { return directory + "/todo.txt" }
-        if let file = configVariables["TODO_FILE"], !file.isEmpty { return file }
-        if let directory = configVariables["TODO_DIR"], !directory.isEmpty { return directory + "/todo.txt" }
-        if files.fileSystem.exists("todo.txt") { return "todo.txt" }
-        let home = environment["HOME"] ?? "."
-        return home + "/todo.txt"
+        explicit ?? todoFileChoice().path
+    }
+
+    /// The todo file and why it is the one (`todo where`), in the order of `todoFilePath`.
+    func todoFileChoice() -> (path: String, reason: String) {
+        if let fileOption { return (fileOption, "given with -f") }
+        if let file = environment["TODO_FILE"], !file.isEmpty { return (file, "$TODO_FILE") }
+        if let directory = environment["TODO_DIR"], !directory.isEmpty { return (directory + "/todo.txt", "$TODO_DIR") }
+        let config = configPath ?? "the todo.sh config"
+        if let file = configVariables["TODO_FILE"], !file.isEmpty { return (file, "TODO_FILE in \(config)") }
+        if let directory = configVariables["TODO_DIR"], !directory.isEmpty {
+            return (directory + "/todo.txt", "TODO_DIR in \(config)")
+        }
+        if files.fileSystem.exists("todo.txt") { return ("todo.txt", "todo.txt in the current directory") }
+        return ((environment["HOME"] ?? ".") + "/todo.txt", "the default: no -f, $TODO_FILE, $TODO_DIR, config or ./todo.txt")
     }
 
     /// Whether finding the todo file would consult a todo.sh config (nothing more explicit given).

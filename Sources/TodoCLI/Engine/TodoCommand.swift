@@ -9,6 +9,38 @@ public enum TodoCommand {
         "\(programName) [-f FILE] [-q] [--color=always|never|auto] ACTION [ARGUMENTS]"
     }
 
+    /// The options before the action, for `--help` and the man page (parsed by `parseLongOption`
+    /// and `parseShortOptions`).
+    static let globalOptions: [(names: String, meaning: String)] = [
+        ("-f FILE, --file=FILE", "the todo file (done.txt is beside it)"),
+        ("-q, --quiet", "no reports, only errors"),
+        ("-a, --all", "listings also show tasks hidden by h:1 or a future t:"),
+        ("--color=WHEN", "always, never or auto (colour on a terminal unless NO_COLOR is set)"),
+        ("-p, -c", "no colour, colour (todo.sh's spellings)"),
+        ("-t, -T, --no-date", "add with, without a creation date"),
+        ("-n, -N", "del removes the line, leaves it empty (the default)"),
+        ("-A", "do archives the completed tasks afterwards"),
+        ("-@, -+, -P", "listings hide contexts, projects, priorities"),
+        ("-v", "more output (-vv: todo.sh's debug lines)"),
+        ("-x", "no TODOTXT_FINAL_FILTER"),
+        ("-d CONFIG", "read this todo.sh config file"),
+        ("--force", "no confirmation prompts (del, move)"),
+        ("-h, --help", "this help"),
+        ("-V, --version", "the version"),
+    ]
+
+    /// A few commands that show what the program is for, for `--help` and the man page.
+    static func examples(_ programName: String) -> [(command: String, meaning: String)] {
+        [
+            ("\(programName) add \"(A) call mum +family @phone due:2026-12-24\"", "add a task (dated, with a uid)"),
+            ("\(programName) ls +family -phone", "the tasks of +family without @phone"),
+            ("\(programName) do 3", "complete task 3 (or by uid: \(programName) do k3f9qz)"),
+            ("\(programName) sort", "completed tasks to the bottom; silent, for cron"),
+            ("\(programName) merge --setup", "merge todo.txt task by task in this git repository"),
+            ("\(programName) reconcile", "fold Dropbox or Syncthing conflict copies back in"),
+        ]
+    }
+
     /// A usage error of the command line as a whole: `what; usage: SYNOPSIS`.
     static func usageError(_ what: String, _ invocation: Invocation) -> CLIError {
         .usage("\(what); usage: \(synopsis(invocation.programName))")
@@ -68,7 +100,10 @@ public enum TodoCommand {
             }
         }
         if invocation.needsConfigForFiles || invocation.configFile != nil {
-            invocation.configVariables = TodoNameActions.configVariables(invocation)
+            if let config = TodoNameActions.config(invocation) {
+                invocation.configPath = config.path
+                invocation.configVariables = config.variables
+            }
         }
         // No action: list the tasks (or run the configured TODOTXT_DEFAULT_ACTION).
         guard index < arguments.count else {
@@ -79,7 +114,7 @@ public enum TodoCommand {
             if let status = try TodoNameActions.runAddonIfPresent(name, Array(arguments[index...]), &invocation) {
                 return status
             }
-            throw usageError("unknown action '\(name)'", invocation)
+            throw usageError("unknown action '\(name)'\(ActionTable.suggestion(for: name))", invocation)
         }
         return try action.run(&invocation, Array(arguments[(index + 1)...]))
     }
