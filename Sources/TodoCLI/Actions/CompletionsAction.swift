@@ -1,10 +1,12 @@
 import TodoTxt
 
 /// `todo completions bash|zsh|fish`: prints a completion script generated from `ActionTable`, the
-/// same table that drives parsing and help, so completions never drift from the real actions.
+/// same table that drives parsing and help, so completions never drift from the real actions. One
+/// script serves both names, `todo` and `todo.sh` (`scripts/install.sh` installs it under both).
 ///
-/// Projects and contexts are completed from the live file through the hidden action
-/// `todo __complete-words`, which prints every `+project` and `@context` of the todo file.
+/// What the file holds is completed live, through hidden actions run by the name being completed
+/// (so `todo.sh` completes from its config's file): `__complete-words` prints every `+project` and
+/// `@context`, `__complete-tasks` every task's uid (or line number, for a task without one) and text.
 enum CompletionsAction {
     static let shells = ["bash", "zsh", "fish"]
 
@@ -17,11 +19,10 @@ enum CompletionsAction {
             guard arguments.count == 1, let shell = arguments.first, shells.contains(shell) else {
                 throw .usage("usage: \(usage)")
             }
-            let program = invocation.programName
             switch shell {
-            case "bash": invocation.say(bashScript(program: program))
-            case "zsh": invocation.say(zshScript(program: program))
-            default: invocation.say(fishScript(program: program))
+            case "bash": invocation.say(bashScript())
+            case "zsh": invocation.say(zshScript())
+            default: invocation.say(fishScript())
             }
             return 0
         })
@@ -29,11 +30,9 @@ enum CompletionsAction {
     /// Hidden helper for the scripts: every project and context of the todo file, one per line.
     static let wordsSpec = ActionSpec(
         name: "__complete-words", aliases: [], arguments: "",
-        summary: "", options: [], completes: .nothing, availability: .todoOnly,
+        summary: "", options: [], completes: .nothing,
         run: { invocation, _ throws(CLIError) in
-            let path = invocation.todoFilePath()
-            guard let bytes = try? invocation.files.read(path) else { return 0 }
-            let document = TodoDocument(bytes: bytes)
+            guard let document = completedDocument(invocation) else { return 0 }
             var seen = Set<String>()
             var words: [String] = []
             for index in 0..<document.lineCount {
@@ -46,12 +45,43 @@ enum CompletionsAction {
             return 0
         })
 
+    /// Hidden helper for the scripts: `ADDRESS<TAB>TEXT` per open task (then per completed one),
+    /// the address being the uid, or the line number of a task without one; control characters in
+    /// the text are shown as `?` (a completion menu is a terminal).
+    static let tasksSpec = ActionSpec(
+        name: "__complete-tasks", aliases: [], arguments: "",
+        summary: "", options: [], completes: .nothing,
+        run: { invocation, _ throws(CLIError) in
+            guard let document = completedDocument(invocation) else { return 0 }
+            var open: [String] = [], done: [String] = []
+            for index in 0..<document.lineCount {
+                let item = document.item(at: index)
+                guard item.isTask else { continue }
+                let text = String(decoding: item.content.map { $0 < 0x20 || $0 == 0x7F ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
+                let line = "\(item.uid ?? String(index + 1))\t\(text)"
+                if item.isCompleted { done.append(line) } else { open.append(line) }
+            }
+            for line in open + done { invocation.say(line) }
+            return 0
+        })
+
+    /// The todo file for a completion helper: nil when it cannot be read (a completion prints
+    /// nothing rather than an error in the middle of the command line being typed).
+    static func completedDocument(_ invocation: Invocation) -> TodoDocument? {
+        (try? invocation.files.read(invocation.todoFilePath())).map { TodoDocument(bytes: $0) }
+    }
+
+    /// The programs every script completes.
+    static let programs = ["todo", "todo.sh"]
+
     static var visibleActions: [ActionSpec] { ActionTable.todoActions.filter { !$0.summary.isEmpty } }
 
     static func names(_ action: ActionSpec) -> [String] { [action.name] + action.aliases }
 
-    static func bashScript(program: String) -> String {
-        let function = "_" + program.replacing(".", with: "_") + "_complete"
+    /// The global options offered before the action.
+    static let globalWords = "-f --file -q -a --all -T --force --color= --help --version"
+
+    static func bashScript() -> String {
         var cases: [String] = []
         for action in visibleActions {
             let options = action.options.joined(separator: " ")
@@ -59,7 +89,10 @@ enum CompletionsAction {
             switch action.completes {
             case .files: positional = "COMPREPLY=( $(compgen -f -- \"$cur\" || :) )"
             case .shells: positional = "COMPREPLY=( $(compgen -W 'bash zsh fish' -- \"$cur\" || :) )"
-            case .nothing, .tasks, .projectsAndContexts: positional = "COMPREPLY=()"
+            case .actions: positional = "COMPREPLY=( $(compgen -W \"$actions\" -- \"$cur\" || :) )"
+            case .task: positional = "(( position == 1 )) && _todo_tasks || COMPREPLY=()"
+            case .tasks: positional = "_todo_tasks"
+            case .nothing, .projectsAndContexts: positional = "COMPREPLY=()"
             }
             cases.append("""
                     \(names(action).joined(separator: "|")))
@@ -73,22 +106,41 @@ enum CompletionsAction {
         }
         let actionWords = visibleActions.flatMap(names).joined(separator: " ")
         return """
-        # bash completion for \(program); load with: eval "$(\(program) completions bash)"
-        \(function)() {
-            local cur="${COMP_WORDS[COMP_CWORD]}" action="" i
-            for (( i = 1; i < COMP_CWORD; i++ )); do
-                case "${COMP_WORDS[i]}" in
-                    -f|--file) (( i++ )) ;;
-                    -*) ;;
-                    *) action="${COMP_WORDS[i]}"; break ;;
-                esac
+        # bash completion for todo and todo.sh; load with: eval "$(todo completions bash)"
+        _todo_tasks() {
+            local IFS=$'\\n' line
+            COMPREPLY=()
+            for line in $("$program" __complete-tasks 2>/dev/null); do
+                [[ "${line%%$'\\t'*}" == "$cur"* ]] && COMPREPLY+=("${line%%$'\\t'*}")
             done
+            return 0
+        }
+        _todo_complete() {
+            local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" program="${COMP_WORDS[0]}"
+            local action="" position=0 i
+            local actions='\(actionWords)'
+            if [[ "$prev" == -f || "$prev" == --file || "$prev" == -d ]]; then
+                COMPREPLY=( $(compgen -f -- "$cur" || :) )
+                return 0
+            fi
+            for (( i = 1; i < COMP_CWORD; i++ )); do
+                if [[ -z "$action" ]]; then
+                    case "${COMP_WORDS[i]}" in
+                        -f|--file|-d) (( i++ )) ;;
+                        -*) ;;
+                        *) action="${COMP_WORDS[i]}" ;;
+                    esac
+                elif [[ "${COMP_WORDS[i]}" != -* ]]; then
+                    position=$(( position + 1 ))
+                fi
+            done
+            position=$(( position + 1 ))
             if [[ "$cur" == [+@]* ]]; then
-                COMPREPLY=( $(compgen -W "$(\(program) __complete-words 2>/dev/null)" -- "$cur" || :) )
+                COMPREPLY=( $(compgen -W "$("$program" __complete-words 2>/dev/null)" -- "$cur" || :) )
                 return 0
             fi
             if [[ -z "$action" ]]; then
-                COMPREPLY=( $(compgen -W '\(actionWords) -f --file -q -a --all -T --force --color= --help --version' -- "$cur" || :) )
+                COMPREPLY=( $(compgen -W "$actions \(globalWords)" -- "$cur" || :) )
                 return 0
             fi
             case "$action" in
@@ -96,54 +148,128 @@ enum CompletionsAction {
             esac
             return 0
         }
-        complete -F \(function) \(program)
+        complete -F _todo_complete \(programs.joined(separator: " "))
         """
     }
 
-    static func zshScript(program: String) -> String {
+    /// `text` inside a single-quoted zsh word, with `:` escaped for `_describe`.
+    static func zshQuoted(_ text: String) -> String {
+        text.replacing("'", with: "'\\''").replacing(":", with: "\\:")
+    }
+
+    static func zshScript() -> String {
         let described = visibleActions.flatMap { action in
-            names(action).map { "'\($0):\(action.summary.replacing("'", with: "'\\''").replacing(":", with: "\\:"))'" }
+            names(action).map { "'\($0):\(zshQuoted(action.summary))'" }
         }.joined(separator: "\n        ")
+        var cases: [String] = []
+        for action in visibleActions {
+            let positional: String
+            switch action.completes {
+            case .files: positional = "_files"
+            case .shells: positional = "compadd bash zsh fish"
+            case .actions: positional = "_describe 'action' actions"
+            case .task: positional = "(( CURRENT == 3 )) && _todo_tasks"
+            case .tasks: positional = "_todo_tasks"
+            case .nothing, .projectsAndContexts: positional = ":"
+            }
+            let options = action.options.map { "'\($0.hasSuffix("=") ? String($0.dropLast()) : $0)'" }.joined(separator: " ")
+            cases.append("        \(names(action).joined(separator: "|"))) if [[ \"$PREFIX\" == -* ]]; then compadd -- \(options); else \(positional); fi ;;")
+        }
         return """
-        #compdef \(program)
-        # zsh completion for \(program); load with: source <(\(program) completions zsh)
-        _\(program.replacing(".", with: "_"))() {
+        #compdef \(programs.joined(separator: " "))
+        # zsh completion for todo and todo.sh; load with: source <(todo completions zsh), or install it
+        # as _todo in a directory of $fpath (scripts/install.sh does).
+        _todo_tasks() {
+            local -a tasks
+            local line
+            # ADDRESS<TAB>TEXT becomes ADDRESS:TEXT, what _describe shows (an address has no colon).
+            for line in ${(f)"$(${words[1]} __complete-tasks 2>/dev/null)"}; do
+                tasks+=("${line%%$'\\t'*}:${line#*$'\\t'}")
+            done
+            _describe -V 'task' tasks
+        }
+        _todo() {
             local -a actions
             actions=(
                 \(described)
             )
-            if [[ "$PREFIX" == [+@]* ]]; then
-                local -a words
-                words=(${(f)"$(\(program) __complete-words 2>/dev/null)"})
-                compadd -a words
+            if [[ "${words[CURRENT-1]}" == (-f|--file|-d) ]]; then
+                _files
                 return
             fi
-            if (( CURRENT == 2 )); then
-                _describe 'action' actions
-            else
-                _files
+            if [[ "$PREFIX" == [+@]* ]]; then
+                local -a found
+                found=(${(f)"$(${words[1]} __complete-words 2>/dev/null)"})
+                compadd -a found
+                return
             fi
+            local index=2
+            while (( index < CURRENT )) && [[ "${words[index]}" == -* ]]; do
+                [[ "${words[index]}" == (-f|--file|-d) ]] && (( index++ ))
+                (( index++ ))
+            done
+            if (( index == CURRENT )); then
+                _describe 'action' actions
+                return
+            fi
+            (( CURRENT -= index - 2 ))
+            case "${words[index]}" in
+        \(cases.joined(separator: "\n"))
+            esac
         }
-        compdef _\(program.replacing(".", with: "_")) \(program)
+        if [[ "${funcstack[1]}" == _todo ]]; then _todo "$@"; else compdef _todo \(programs.joined(separator: " ")); fi
         """
     }
 
-    static func fishScript(program: String) -> String {
-        var lines = ["# fish completion for \(program); load with: \(program) completions fish | source",
-                     "complete -c \(program) -f"]
-        for action in visibleActions {
-            for name in names(action) {
-                let summary = action.summary.replacing("'", with: "\\'")
-                lines.append("complete -c \(program) -n '__fish_use_subcommand' -a '\(name)' -d '\(summary)'")
+    static func fishScript() -> String {
+        var lines = ["# fish completion for todo and todo.sh; load with: todo completions fish | source",
+                     "# How many arguments follow the action so far (options and -f FILE before it skipped).",
+                     "function __todo_arguments",
+                     "    set -l words (commandline -opc)",
+                     "    set -l found 0; set -l count 0; set -l skip 0",
+                     "    for word in $words[2..-1]",
+                     "        if test $skip -eq 1; set skip 0; continue; end",
+                     "        if test $found -eq 0",
+                     "            switch $word",
+                     "                case -f --file -d; set skip 1",
+                     "                case '-*'",
+                     "                case '*'; set found 1",
+                     "            end",
+                     "        else if not string match -q -- '-*' $word",
+                     "            set count (math $count + 1)",
+                     "        end",
+                     "    end",
+                     "    echo $count",
+                     "end"]
+        for program in programs {
+            lines += ["complete -c \(program) -f",
+                      "complete -c \(program) -s f -l file -r -F -d 'the todo file'"]
+            for action in visibleActions {
+                for name in names(action) {
+                    let summary = action.summary.replacing("'", with: "\\'")
+                    lines.append("complete -c \(program) -n '__fish_use_subcommand' -a '\(name)' -d '\(summary)'")
+                }
+                let seen = "__fish_seen_subcommand_from \(names(action).joined(separator: " "))"
+                for option in action.options {
+                    let bare = option.hasSuffix("=") ? String(option.dropLast()) : option
+                    // fish names a long option with -l, a one-letter one (`-q`) with -s.
+                    let flag = bare.hasPrefix("--") ? "-l '\(bare.dropFirst(2))'" : "-s '\(bare.dropFirst())'"
+                    lines.append("complete -c \(program) -n '\(seen)' \(flag)")
+                }
+                switch action.completes {
+                case .tasks: lines.append("complete -c \(program) -n '\(seen)' -k -a '(\(program) __complete-tasks 2>/dev/null)'")
+                case .task:
+                    lines.append("complete -c \(program) -n '\(seen); and test (__todo_arguments) -eq 0' -k -a '(\(program) __complete-tasks 2>/dev/null)'")
+                case .files: lines.append("complete -c \(program) -n '\(seen)' -F")
+                case .shells: lines.append("complete -c \(program) -n '\(seen)' -a 'bash zsh fish'")
+                case .actions:
+                    let all = visibleActions.flatMap(names).joined(separator: " ")
+                    lines.append("complete -c \(program) -n '\(seen)' -a '\(all)'")
+                case .nothing, .projectsAndContexts: break
+                }
             }
-            for option in action.options {
-                let bare = option.hasSuffix("=") ? String(option.dropLast()) : option
-                // fish names a long option with -l, a one-letter one (`-q`) with -s.
-                let flag = bare.hasPrefix("--") ? "-l '\(bare.dropFirst(2))'" : "-s '\(bare.dropFirst())'"
-                lines.append("complete -c \(program) -n '__fish_seen_subcommand_from \(action.name)' \(flag)")
-            }
+            lines.append("complete -c \(program) -n 'string match -qr \"^[+@]\" -- (commandline -ct)' -a '(\(program) __complete-words 2>/dev/null)'")
         }
-        lines.append("complete -c \(program) -n 'string match -qr \"^[+@]\" -- (commandline -ct)' -a '(\(program) __complete-words 2>/dev/null)'")
         return lines.joined(separator: "\n")
     }
 }

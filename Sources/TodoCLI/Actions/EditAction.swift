@@ -13,7 +13,7 @@ enum EditAction {
     static let spec = ActionSpec(
         name: "edit", aliases: [], arguments: "[NR|UID]",
         summary: "Open the file in $VISUAL/$EDITOR, at the task's line; re-read and check it afterwards.",
-        options: [], completes: .tasks,
+        options: [], completes: .task,
         run: { invocation, arguments throws(CLIError) in
             guard arguments.count <= 1 else { throw .usage("usage: \(invocation.programName) edit [NR|UID]") }
             let path = invocation.todoFilePath()

@@ -3,7 +3,7 @@ enum HelpAction {
     static let spec = ActionSpec(
         name: "help", aliases: [], arguments: "[ACTION]",
         summary: "Show this help, or the usage of one action.",
-        options: [], completes: .nothing,
+        options: [], completes: .actions,
         run: { invocation, arguments throws(CLIError) in
             if let name = arguments.first {
                 guard let action = ActionTable.find(name) else {

@@ -55,26 +55,26 @@ enum TodoNameActions {
         spec("listfile", aliases: ["lf"], arguments: "[SRC [TERM...]]", summary: "List the tasks of another file.",
              completes: .files, todoSh: TodoShListing.listFile)
             .listed(under: .listing),
-        spec("listpri", aliases: ["lsp"], arguments: "[PRIORITIES] [TERM...]", summary: "List prioritized tasks.", todoSh: TodoShListing.listPriority)
+        spec("listpri", aliases: ["lsp"], arguments: "[PRIORITIES] [TERM...]", summary: "List prioritized tasks.", completes: .projectsAndContexts, todoSh: TodoShListing.listPriority)
             .listed(under: .listing, details: ["PRIORITIES: a letter or a range (A, A-C); then TERMs as for list."]),
-        spec("listcon", aliases: ["lsc"], arguments: "[TERM...]", summary: "List the contexts in use.", todoSh: TodoShListing.listContexts)
+        spec("listcon", aliases: ["lsc"], arguments: "[TERM...]", summary: "List the contexts in use.", completes: .projectsAndContexts, todoSh: TodoShListing.listContexts)
             .listed(under: .listing),
-        spec("listproj", aliases: ["lsprj"], arguments: "[TERM...]", summary: "List the projects in use.", todoSh: TodoShListing.listProjects)
+        spec("listproj", aliases: ["lsprj"], arguments: "[TERM...]", summary: "List the projects in use.", completes: .projectsAndContexts, todoSh: TodoShListing.listProjects)
             .listed(under: .listing),
         spec("append", aliases: ["app"], arguments: "NR|UID TEXT", summary: "Add text to the end of a task (before its uid).",
-             todoSh: TodoShActions.append,
+             completes: .task, todoSh: TodoShActions.append,
              native: { invocation, arguments throws(CLIError) in try TaskActions.appendOrPrepend("append", arguments, &invocation) })
             .listed(under: .tasks, details: ActionTable.addressDetails),
         spec("prepend", aliases: ["prep"], arguments: "NR|UID TEXT", summary: "Add text to the start of a task.",
-             todoSh: TodoShActions.prepend,
+             completes: .task, todoSh: TodoShActions.prepend,
              native: { invocation, arguments throws(CLIError) in try TaskActions.appendOrPrepend("prepend", arguments, &invocation) })
             .listed(under: .tasks, details: ActionTable.addressDetails),
         spec("replace", arguments: "NR|UID TEXT", summary: "Replace a task's text (completion, dates, priority and uid kept).",
-             todoSh: TodoShActions.replace,
+             completes: .task, todoSh: TodoShActions.replace,
              native: { invocation, arguments throws(CLIError) in try TaskActions.replace(arguments, &invocation) })
             .listed(under: .tasks, details: ActionTable.addressDetails),
         spec("pri", aliases: ["p"], arguments: "NR|UID PRIORITY [NR|UID PRIORITY ...]", summary: "Set a task's priority (A-Z).",
-             todoSh: TodoShActions.prioritize,
+             completes: .task, todoSh: TodoShActions.prioritize,
              native: { invocation, arguments throws(CLIError) in try TaskActions.prioritize(arguments, &invocation) })
             .listed(under: .tasks, details: ActionTable.addressDetails),
         spec("depri", aliases: ["dp"], arguments: "NR|UID...", summary: "Remove tasks' priorities.",
@@ -87,10 +87,10 @@ enum TodoNameActions {
              native: { invocation, arguments throws(CLIError) in try TaskActions.markDone(arguments, &invocation) })
             .listed(under: .tasks, details: ActionTable.addressDetails),
         spec("del", aliases: ["rm"], arguments: "NR|UID [TERM]", summary: "Delete a task, or TERM from it.",
-             todoSh: TodoShActions.delete,
+             completes: .task, todoSh: TodoShActions.delete,
              native: { invocation, arguments throws(CLIError) in try TaskActions.delete(arguments, &invocation) })
             .listed(under: .tasks, details: ActionTable.addressDetails),
-        spec("move", aliases: ["mv"], arguments: "NR|UID DEST [SRC]", summary: "Move a task to another file.", todoSh: TodoShActions.move)
+        spec("move", aliases: ["mv"], arguments: "NR|UID DEST [SRC]", summary: "Move a task to another file.", completes: .task, todoSh: TodoShActions.move)
             .listed(under: .tasks, details: ActionTable.addressDetails),
         spec("deduplicate", arguments: "", summary: "Remove exact duplicate lines.", completes: .nothing, todoSh: TodoShActions.deduplicate)
             .listed(under: .file),

@@ -29,7 +29,9 @@ struct ActionSpec: Sendable {
     /// option takes, what the arguments may be.
     var details: [String] = []
 
-    enum Completion: Sendable { case nothing, files, tasks, projectsAndContexts, shells }
+    /// What completes an action's words: `task` the first only (`append NR TEXT`), `tasks` every one
+    /// (`do NR…`).
+    enum Completion: Sendable { case nothing, files, task, tasks, projectsAndContexts, shells, actions }
 
     /// The headings of `--help`, in order.
     enum Group: String, Sendable, CaseIterable {
@@ -128,6 +130,8 @@ enum ActionTable {
         VersionAction.spec.listed(under: .program),
         CompletionsAction.spec.listed(under: .program),
         CompletionsAction.wordsSpec.listed(under: .program),
+        CompletionsAction.tasksSpec.listed(under: .program),
+        ManPageAction.spec.listed(under: .program),
     ]
 
     /// What the search terms of the listings mean (docs/todo-command.md).
