@@ -1,12 +1,12 @@
 import Foundation
-import Testing
+import XCTest
 
 /// Runs every `Fixtures/transcripts/*.txt` against the built binary invoked as `todo.sh`.
 ///
 /// The format is `Transcript`'s (see Support/Transcript.swift) with only the common directives and
 /// `^[` for ESC. `$HOME/todo.cfg` starts as `export TODO_DIR="$DIR"` and `@config` appends to it.
 /// The clock is `TODO_TEST_TIME=1234567890` (2009-02-13T23:31:30) with `TZ=UTC`.
-struct TodoShTranscriptTests {
+final class TodoShTranscriptTests: XCTestCase {
     static let configuration = Transcript.Configuration(
         programName: "todo.sh",
         fixtureDirectory: Transcript.fixtureDirectory("transcripts"),
@@ -19,12 +19,20 @@ struct TodoShTranscriptTests {
 
     static var transcripts: [String] { Transcript.names(in: configuration.fixtureDirectory) }
 
-    @Test func transcriptsExist() {
-        #expect(Self.transcripts.count >= 10)
+    func testTranscriptsExist() {
+        XCTAssertGreaterThanOrEqual(Self.transcripts.count, 10)
     }
 
-    @Test(arguments: transcripts)
-    func transcript(_ name: String) throws {
-        try Transcript.run(name, Self.configuration)
+    /// Every transcript, one after another. Each failure is located at its transcript's line and
+    /// its message starts with the transcript's name (`NAME:LINE: …`, or `NAME: ERROR` when the
+    /// transcript could not be run at all); a transcript that fails does not stop the others.
+    func testEveryTranscript() {
+        for name in Self.transcripts {
+            do {
+                try Transcript.run(name, Self.configuration, in: self)
+            } catch {
+                XCTFail("\(name): \(error)")
+            }
+        }
     }
 }

@@ -1,21 +1,21 @@
 import Foundation
+import Testing
 import TodoTxt
-import XCTest
 
 /// Runs every case in Fixtures/merge: `base`, `ours`, `theirs` → `expected` (bytes, exactly) and
 /// `expected-exit` (0 when absent).
-final class MergeFixtureTests: XCTestCase {
+@Suite struct MergeFixtureTests {
     private static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/merge")
 
     private func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
 
-    func testEveryFixture() throws {
+    @Test func everyFixtureMergesToItsExpectedBytesAndExitStatus() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.root.path)
             .filter { !$0.hasPrefix(".") && !$0.hasSuffix(".md") }.sorted()
         // Guards against the directory silently moving or emptying.
-        XCTAssertGreaterThanOrEqual(names.count, 45)
+        #expect(names.count >= 45)
         for name in names {
             let folder = Self.root.appendingPathComponent(name)
             let base = try bytes(folder.appendingPathComponent("base"))
@@ -30,14 +30,14 @@ final class MergeFixtureTests: XCTestCase {
             }
             // Round trip first.
             for input in [base, ours, theirs, expected] {
-                XCTAssertEqual(TodoDocument(bytes: input).rendered(), input, "\(name): round trip")
+                #expect(TodoDocument(bytes: input).rendered() == input, "\(name): round trip")
             }
             let result = TodoMerge.threeWay(base: TodoDocument(bytes: base), ours: TodoDocument(bytes: ours),
                                             theirs: TodoDocument(bytes: theirs))
-            XCTAssertTrue(result.bytes == expected,
-                           "\(name):\n--- got\n\(String(decoding: result.bytes, as: UTF8.self))--- expected\n\(String(decoding: expected, as: UTF8.self))")
-            XCTAssertEqual(result.isClean, expectedExit == 0, "\(name): clean")
-            XCTAssertEqual(result.conflicts.isEmpty, expectedExit == 0, "\(name): conflicts listed")
+            #expect(result.bytes == expected,
+                    "\(name):\n--- got\n\(String(decoding: result.bytes, as: UTF8.self))--- expected\n\(String(decoding: expected, as: UTF8.self))")
+            #expect(result.isClean == (expectedExit == 0), "\(name): clean")
+            #expect(result.conflicts.isEmpty == (expectedExit == 0), "\(name): conflicts listed")
         }
     }
 }

@@ -1,13 +1,13 @@
+import Testing
 @testable import TodoTxt
-import XCTest
 
 /// The merge's fast uid scan must read exactly what `TodoItem.uid` reads, for any bytes.
-final class MergeIndexTests: XCTestCase {
+@Suite struct MergeIndexTests {
     private func scanned(_ bytes: [UInt8]) -> String? {
         bytes.withUnsafeBufferPointer { MergeSide.uid(of: $0) }
     }
 
-    func testFastUIDScanAgreesWithTodoItemOnEdgeCases() {
+    @Test func fastUIDScanAgreesWithTodoItemOnEdgeCases() {
         let lines = [
             "call mom uid:k3f9qz", "uid:a", "x 2026-01-02 (A) uid:abc", "(A) 2026-01-01 uuid:u1 uid:u2",
             "uuid:first uuid:second", "uid: empty", "a uuid:x uid:y", "uuid:x\u{0085}uid:y", "xuid:no uid:yes",
@@ -18,14 +18,14 @@ final class MergeIndexTests: XCTestCase {
             "\u{FEFF}uid:bom", "\u{FEFF}\u{FEFF}uid:two", "\u{FEFF} uid:spaced", "a\u{FEFF}uid:inside",
         ]
         for line in lines {
-            XCTAssertEqual(scanned(Array(line.utf8)), TodoItem(line).uid, "line '\(line)'")
+            #expect(scanned(Array(line.utf8)) == TodoItem(line).uid, "line '\(line)'")
         }
         // Invalid UTF-8 in the value decodes lossily, as the tag reader does.
         let invalid: [UInt8] = Array("uid:".utf8) + [0xFF, 0xC2] + Array(" rest".utf8)
-        XCTAssertEqual(scanned(invalid), TodoItem(invalid).uid)
+        #expect(scanned(invalid) == TodoItem(invalid).uid)
     }
 
-    func testFastUIDScanAgreesWithTodoItemOnRandomLines() {
+    @Test func fastUIDScanAgreesWithTodoItemOnRandomLines() {
         var state: UInt64 = 0x5EED_0D1D
         func next() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15
@@ -41,7 +41,7 @@ final class MergeIndexTests: XCTestCase {
         for _ in 0..<60_000 {
             var line: [UInt8] = []
             for _ in 0..<Int(next() % 9) { line += pieces[Int(next() % UInt64(pieces.count))] }
-            XCTAssertEqual(scanned(line), TodoItem(line).uid, "bytes \(line)")
+            #expect(scanned(line) == TodoItem(line).uid, "bytes \(line)")
         }
     }
 }

@@ -1,14 +1,14 @@
 import Foundation
-import TodoTxt
+import Testing
 import TodoTestSupport
-import XCTest
+import TodoTxt
 
 /// Seeded property tests of the three-way merge: random base files, random independent edit scripts for
 /// OURS and THEIRS, and an oracle per uid written from sync.md's table with its own field reading.
 ///
 /// `TODO_PROPERTY_SEED` fixes the first seed, `TODO_PROPERTY_COUNT` the number of rounds; a failure
 /// prints the seed of its round, which reproduces it with `TODO_PROPERTY_COUNT=1`.
-final class MergePropertyTests: XCTestCase {
+@Suite struct MergePropertyTests {
     private var firstSeed: UInt64 {
         ProcessInfo.processInfo.environment["TODO_PROPERTY_SEED"].flatMap { UInt64($0) } ?? 0x7D0_2026
     }
@@ -16,7 +16,7 @@ final class MergePropertyTests: XCTestCase {
         ProcessInfo.processInfo.environment["TODO_PROPERTY_COUNT"].flatMap { Int($0) } ?? 3000
     }
 
-    func testRandomConcurrentEditsFollowTheTable() {
+    @Test func randomConcurrentEditsFollowTheTable() {
         var conflicted = 0, fieldMerged = 0
         for round in 0..<rounds {
             let seed = firstSeed &+ UInt64(round)
@@ -37,18 +37,18 @@ final class MergePropertyTests: XCTestCase {
                 if TodoMerge.threeWay(base: base, ours: x, theirs: base).bytes != bytes { failures.append("merge(base,\(label),base) != \(label)") }
             }
             if !failures.isEmpty {
-                XCTFail(failures.joined(separator: "\n") + "\n" + context)
+                Issue.record(Comment(rawValue: failures.joined(separator: "\n") + "\n" + context))
                 return
             }
         }
         // The generator must exercise the interesting rows, or the test proves little.
         if rounds >= 1000 {
-            XCTAssertGreaterThan(conflicted, rounds / 50, "too few conflicts generated")
-            XCTAssertGreaterThan(fieldMerged, rounds / 50, "too few field merges generated")
+            #expect(conflicted > rounds / 50, "too few conflicts generated")
+            #expect(fieldMerged > rounds / 50, "too few field merges generated")
         }
     }
 
-    func testEmptyBaseIsAddAdd() {
+    @Test func emptyBaseMergesAsAddAdd() {
         for round in 0..<max(1, rounds / 10) {
             let seed = firstSeed &+ 1_000_000 &+ UInt64(round)
             var random = SplitMix64(seed: seed)
@@ -61,7 +61,7 @@ final class MergePropertyTests: XCTestCase {
             check(base: TodoDocument(), ours: ours, theirs: theirs, result: result, failures: &failures,
                   conflicted: &unused, fieldMerged: &unused2)
             if !failures.isEmpty {
-                XCTFail(failures.joined(separator: "\n") + "\nseed \(seed)\n--- ours\n\(show(ours))--- theirs\n\(show(theirs))--- result\n\(show(result.document))")
+                Issue.record(Comment(rawValue: failures.joined(separator: "\n") + "\nseed \(seed)\n--- ours\n\(show(ours))--- theirs\n\(show(theirs))--- result\n\(show(result.document))"))
                 return
             }
         }

@@ -1,6 +1,6 @@
-import TodoTxt
-import XCTest
+import Testing
 import TodoTestSupport
+import TodoTxt
 
 private func document(_ text: String) -> TodoDocument { TodoDocument(text) }
 private func text(_ result: MergeResult) -> String { String(decoding: result.bytes, as: UTF8.self) }
@@ -8,99 +8,99 @@ private func merge3(_ base: String, _ ours: String, _ theirs: String, markerSize
     TodoMerge.threeWay(base: document(base), ours: document(ours), theirs: document(theirs), markerSize: markerSize)
 }
 
-final class MergeThreeWayTests: XCTestCase {
-    func testConflictIsReportedAsData() {
+@Suite struct MergeThreeWayTests {
+    @Test func conflictIsReportedAsData() {
         let result = merge3("(C) call mom uid:k1\n", "(A) call mom uid:k1\n", "(B) call mom @phone uid:k1\n")
-        XCTAssertFalse(result.isClean)
-        XCTAssertEqual(result.conflicts.count, 1)
+        #expect(!result.isClean)
+        #expect(result.conflicts.count == 1)
         let conflict = result.conflicts[0]
-        XCTAssertEqual(conflict.uid, "k1")
-        XCTAssertEqual(conflict.base, Array("(C) call mom uid:k1".utf8))
-        XCTAssertEqual(conflict.ours, Array("(A) call mom uid:k1".utf8))
-        XCTAssertEqual(conflict.theirs, Array("(B) call mom @phone uid:k1".utf8))
-        XCTAssertEqual(conflict.fields, [.priority])
-        XCTAssertEqual(result.reports.map(\.kind), [.conflict])
-        XCTAssertEqual(result.reports[0].description, "conflict (priority): (A) call mom uid:k1")
+        #expect(conflict.uid == "k1")
+        #expect(conflict.base == Array("(C) call mom uid:k1".utf8))
+        #expect(conflict.ours == Array("(A) call mom uid:k1".utf8))
+        #expect(conflict.theirs == Array("(B) call mom @phone uid:k1".utf8))
+        #expect(conflict.fields == [.priority])
+        #expect(result.reports.map(\.kind) == [.conflict])
+        #expect(result.reports[0].description == "conflict (priority): (A) call mom uid:k1")
     }
 
-    func testSeveralConflictingFieldsAreAllListed() {
+    @Test func severalConflictingFieldsAreAllListed() {
         let result = merge3("a due:2026-01-01 uid:k1\n", "(A) a b due:2026-01-02 uid:k1\n", "(B) a c due:2026-01-03 uid:k1\n")
-        XCTAssertEqual(result.conflicts.first?.fields, [.priority, .tag("due"), .description])
+        #expect(result.conflicts.first?.fields == [.priority, .tag("due"), .description])
     }
 
-    func testMarkerSizeIsHonoured() {
+    @Test func markerSizeIsHonoured() {
         let result = merge3("a uid:k1\n", "(A) a uid:k1\n", "(B) a uid:k1\n", markerSize: 3)
-        XCTAssertEqual(text(result), "<<< ours\n(A) a uid:k1\n===\n(B) a uid:k1\n>>> theirs\n")
+        #expect(text(result) == "<<< ours\n(A) a uid:k1\n===\n(B) a uid:k1\n>>> theirs\n")
     }
 
-    func testReportsForEditDeleteRows() {
+    @Test func reportsForEditDeleteRows() {
         let weEdited = merge3("a uid:k1\nb uid:k2\n", "a +x uid:k1\nb uid:k2\n", "b +y uid:k2\n")
-        XCTAssertEqual(text(weEdited), "a +x uid:k1\nb +y uid:k2\n")
-        XCTAssertEqual(weEdited.reports.map(\.kind), [.keptEditedDeletedByThem])
-        XCTAssertEqual(weEdited.reports[0].description, "kept task edited by us and deleted by them: a +x uid:k1")
-        XCTAssertTrue(weEdited.isClean)
+        #expect(text(weEdited) == "a +x uid:k1\nb +y uid:k2\n")
+        #expect(weEdited.reports.map(\.kind) == [.keptEditedDeletedByThem])
+        #expect(weEdited.reports[0].description == "kept task edited by us and deleted by them: a +x uid:k1")
+        #expect(weEdited.isClean)
 
         let theyEdited = merge3("a uid:k1\nb uid:k2\n", "b +y uid:k2\n", "a +x uid:k1\nb uid:k2\n")
-        XCTAssertEqual(text(theyEdited), "a +x uid:k1\nb +y uid:k2\n")
-        XCTAssertEqual(theyEdited.reports.map(\.kind), [.keptEditedDeletedByUs])
-        XCTAssertEqual(theyEdited.reports[0].uid, "k1")
+        #expect(text(theyEdited) == "a +x uid:k1\nb +y uid:k2\n")
+        #expect(theyEdited.reports.map(\.kind) == [.keptEditedDeletedByUs])
+        #expect(theyEdited.reports[0].uid == "k1")
     }
 
-    func testFieldMergeReportNamesTheChangedFields() {
+    @Test func fieldMergeReportNamesTheChangedFields() {
         let result = merge3("(B) a uid:k1\n", "(A) a uid:k1\n", "(B) a due:2026-12-01 uid:k1\n")
-        XCTAssertEqual(text(result), "(A) a uid:k1 due:2026-12-01\n")
-        XCTAssertEqual(result.reports.map(\.kind), [.fieldsMerged])
-        XCTAssertEqual(result.reports[0].fields, [.priority, .tag("due")])
+        #expect(text(result) == "(A) a uid:k1 due:2026-12-01\n")
+        #expect(result.reports.map(\.kind) == [.fieldsMerged])
+        #expect(result.reports[0].fields == [.priority, .tag("due")])
     }
 
     /// Both sides hold a task with one uid that BASE lacks (a cherry-pick's history, a line copied to
     /// both), in different versions: one conflict block, never two lines with one uid (issue 13).
-    func testSameUIDAddedOnBothSidesDifferentlyIsAConflictNotADuplicate() {
+    @Test func sameUIDAddedOnBothSidesDifferentlyIsAConflictNotADuplicate() {
         let result = merge3("a uid:k1\n", "a uid:k1\nmine uid:dd\n", "a uid:k1\nx 2026-11-29 theirs uid:dd\n")
-        XCTAssertEqual(text(result), "a uid:k1\n<<<<<<< ours\nmine uid:dd\n=======\nx 2026-11-29 theirs uid:dd\n>>>>>>> theirs\n")
-        XCTAssertFalse(result.isClean)
-        XCTAssertEqual(result.reports.map(\.kind), [.conflict])
-        XCTAssertEqual(result.conflicts.first?.base, nil)
+        #expect(text(result) == "a uid:k1\n<<<<<<< ours\nmine uid:dd\n=======\nx 2026-11-29 theirs uid:dd\n>>>>>>> theirs\n")
+        #expect(!result.isClean)
+        #expect(result.reports.map(\.kind) == [.conflict])
+        #expect(result.conflicts.first?.base == nil)
     }
 
-    func testWholeFileShortcutsAreByteExact() {
+    @Test func wholeFileShortcutsAreByteExact() {
         let base = "a uid:k1\r\nb\n", changed = "\u{FEFF}b\r\na uid:k1 +x"
-        XCTAssertEqual(text(merge3(base, base, changed)), changed)
-        XCTAssertEqual(text(merge3(base, changed, base)), changed)
-        XCTAssertEqual(text(merge3(base, changed, changed)), changed)
+        #expect(text(merge3(base, base, changed)) == changed)
+        #expect(text(merge3(base, changed, base)) == changed)
+        #expect(text(merge3(base, changed, changed)) == changed)
     }
 
-    func testUnusualHeaderThatCannotBeRebuiltBecomesConflictNotOddLine() {
+    @Test func unusualHeaderThatCannotBeRebuiltBecomesConflictNotOddLine() {
         // THEIRS drops the completion date but keeps the creation date (`x (A) D …`); OURS changes the
         // text. On OURS' line, removing the completion date would turn the creation date into one:
         // the rebuild check refuses, so the task is a conflict rather than a wrong line.
         let result = merge3("x 2026-11-01 2026-10-01 a uid:k1\n",
                             "x 2026-11-01 2026-10-01 b uid:k1\n",
                             "x (A) 2026-10-01 a uid:k1\n")
-        XCTAssertEqual(result.conflicts.first?.fields, [.line])
-        XCTAssertEqual(text(result), "<<<<<<< ours\nx 2026-11-01 2026-10-01 b uid:k1\n=======\n"
-                                     + "x (A) 2026-10-01 a uid:k1\n>>>>>>> theirs\n")
+        #expect(result.conflicts.first?.fields == [.line])
+        #expect(text(result) == "<<<<<<< ours\nx 2026-11-01 2026-10-01 b uid:k1\n=======\n"
+                                + "x (A) 2026-10-01 a uid:k1\n>>>>>>> theirs\n")
     }
 
-    func testSortedOursKeepsConflictBlockWithOursVersion() {
+    @Test func sortedOursKeepsConflictBlockWithOursVersion() {
         let base = "a uid:k1\nb uid:k2\nx 2026-11-01 c uid:k3\n"
         let ours = "(A) a uid:k1\nb uid:k2\nx 2026-11-01 c uid:k3\n"
         let theirs = "(B) a uid:k1\nx 2026-11-29 b uid:k2\nx 2026-11-01 c uid:k3\n"
-        XCTAssertEqual(text(merge3(base, ours, theirs)),
-                       "<<<<<<< ours\n(A) a uid:k1\n=======\n(B) a uid:k1\n>>>>>>> theirs\n"
-                       + "x 2026-11-29 b uid:k2\nx 2026-11-01 c uid:k3\n")
+        #expect(text(merge3(base, ours, theirs)) ==
+                "<<<<<<< ours\n(A) a uid:k1\n=======\n(B) a uid:k1\n>>>>>>> theirs\n"
+                + "x 2026-11-29 b uid:k2\nx 2026-11-01 c uid:k3\n")
     }
 
-    func testTheirsLineEndingInBareCRKeepsItsCR() {
+    @Test func theirsLineEndingInBareCRKeepsItsCR() {
         // THEIRS' line content ends in CR (file bytes "c\r\r\n"); written with LF it would lose the CR.
         let result = TodoMerge.threeWay(base: document("a uid:k1\n"), ours: document("a +x uid:k1\n"),
                                         theirs: TodoDocument(bytes: Array("a uid:k1\nc\r\r\n".utf8)))
         let merged = result.document
-        XCTAssertEqual(merged.lineCount, 2)
-        XCTAssertEqual(Array(merged.content(at: 1)), [0x63, 0x0D])
+        #expect(merged.lineCount == 2)
+        #expect(Array(merged.content(at: 1)) == [0x63, 0x0D])
     }
 
-    func testBinaryGarbageSidesKeepEveryLine() {
+    @Test func binaryGarbageSidesKeepEveryLine() {
         var generator = SplitMix64(seed: 42)
         for _ in 0..<200 {
             let ours = randomBytes(&generator), theirs = randomBytes(&generator)
@@ -110,9 +110,9 @@ final class MergeThreeWayTests: XCTestCase {
             let got = lineCounts(result.document)
             let oursCounts = lineCounts(TodoDocument(bytes: ours)), theirsCounts = lineCounts(TodoDocument(bytes: theirs))
             for (line, count) in oursCounts.merging(theirsCounts, uniquingKeysWith: max) {
-                XCTAssertGreaterThanOrEqual(got[line] ?? 0, count, "line \(line) lost")
+                #expect((got[line] ?? 0) >= count, "line \(line) lost")
             }
-            XCTAssertEqual(TodoDocument(bytes: result.bytes).rendered(), result.bytes)
+            #expect(TodoDocument(bytes: result.bytes).rendered() == result.bytes)
         }
     }
 
@@ -132,64 +132,64 @@ final class MergeThreeWayTests: XCTestCase {
     }
 }
 
-final class MergeTwoWayTests: XCTestCase {
+@Suite struct MergeTwoWayTests {
     private func merge2(_ file: String, _ copy: String, done: Set<String> = []) -> MergeResult {
         TodoMerge.twoWay(file: document(file), copy: document(copy), doneUIDs: done)
     }
 
-    func testIdenticalGivesFileBytes() {
+    @Test func identicalGivesFileBytes() {
         let result = merge2("a uid:k1\r\n", "a uid:k1\r\n")
-        XCTAssertEqual(text(result), "a uid:k1\r\n")
-        XCTAssertTrue(result.reports.isEmpty)
+        #expect(text(result) == "a uid:k1\r\n")
+        #expect(result.reports.isEmpty)
     }
 
-    func testTasksOnOneSideAreKeptAndPlacedByNeighbour() {
+    @Test func tasksOnOneSideAreKeptAndPlacedByNeighbour() {
         let result = merge2("a uid:k1\nb uid:k2\nfile only uid:f1\n", "a uid:k1\ncopy only uid:c1\nb uid:k2\n")
-        XCTAssertEqual(text(result), "a uid:k1\ncopy only uid:c1\nb uid:k2\nfile only uid:f1\n")
-        XCTAssertEqual(result.reports.map(\.kind), [.addedFromCopy])
-        XCTAssertTrue(result.isClean)
+        #expect(text(result) == "a uid:k1\ncopy only uid:c1\nb uid:k2\nfile only uid:f1\n")
+        #expect(result.reports.map(\.kind) == [.addedFromCopy])
+        #expect(result.isClean)
     }
 
-    func testArchivedTaskFromCopyIsNotResurrectedButFileLinesStay() {
+    @Test func archivedTaskFromCopyIsNotResurrectedButFileLinesStay() {
         let result = merge2("a uid:k1\nrecurring uid:r1\n", "a uid:k1\nold uid:k2\n", done: ["k2", "r1"])
-        XCTAssertEqual(text(result), "a uid:k1\nrecurring uid:r1\n")
-        XCTAssertEqual(result.reports.map(\.kind), [.notResurrected])
-        XCTAssertEqual(result.reports[0].uid, "k2")
+        #expect(text(result) == "a uid:k1\nrecurring uid:r1\n")
+        #expect(result.reports.map(\.kind) == [.notResurrected])
+        #expect(result.reports[0].uid == "k2")
     }
 
-    func testCompletedBeatsOpenAndOtherFieldsMerge() {
+    @Test func completedBeatsOpenAndOtherFieldsMerge() {
         let result = merge2("(A) pay rent due:2026-12-01 uid:k1\n", "x 2026-11-29 pay rent uid:k1 pri:A @bank\n")
-        XCTAssertEqual(text(result), "x 2026-11-29 pay rent uid:k1 pri:A @bank due:2026-12-01\n")
-        XCTAssertEqual(result.reports.map(\.kind), [.fieldsMerged])
+        #expect(text(result) == "x 2026-11-29 pay rent uid:k1 pri:A @bank due:2026-12-01\n")
+        #expect(result.reports.map(\.kind) == [.fieldsMerged])
     }
 
-    func testUnmergeableDifferenceKeepsBothFurtherAlongFirst() {
+    @Test func unmergeableDifferenceKeepsBothFurtherAlongFirst() {
         let result = merge2("call mom tonight +family uid:k1\n", "x 2026-11-29 call mom uid:k1\n")
-        XCTAssertEqual(text(result),
-                       "x 2026-11-29 call mom uid:k1 +family\ncall mom tonight +family uid:k1 conflict:file\n")
-        XCTAssertEqual(result.reports.map(\.kind), [.keptBothVersions])
-        XCTAssertEqual(result.reports[0].fields, [.description])
-        XCTAssertEqual(UIDIndex(result.document).owners["k1"], 0)
-        XCTAssertTrue(result.conflicts.isEmpty)
+        #expect(text(result) ==
+                "x 2026-11-29 call mom uid:k1 +family\ncall mom tonight +family uid:k1 conflict:file\n")
+        #expect(result.reports.map(\.kind) == [.keptBothVersions])
+        #expect(result.reports[0].fields == [.description])
+        #expect(UIDIndex(result.document).owners["k1"] == 0)
+        #expect(result.conflicts.isEmpty)
     }
 
-    func testEquallyFarAlongKeepsFileVersionFirstAndMarksCopy() {
+    @Test func equallyFarAlongKeepsFileVersionFirstAndMarksCopy() {
         let result = merge2("(A) a uid:k1\nz\n", "(B) a uid:k1\nz\n")
-        XCTAssertEqual(text(result), "(A) a uid:k1\n(B) a uid:k1 conflict:copy\nz\n")
-        XCTAssertEqual(result.reports[0].fields, [.priority])
+        #expect(text(result) == "(A) a uid:k1\n(B) a uid:k1 conflict:copy\nz\n")
+        #expect(result.reports[0].fields == [.priority])
     }
 
-    func testLinesWithoutUIDAreUnitedAsMultisets() {
+    @Test func linesWithoutUIDAreUnitedAsMultisets() {
         let result = merge2("buy milk\nbuy milk\ncall mom\n", "buy milk\ncall mom @phone\nbuy milk\nbuy milk\nbuy milk\n")
         // Copy lines go after their anchor, past the file-only lines right after it.
-        XCTAssertEqual(text(result), "buy milk\ncall mom @phone\nbuy milk\ncall mom\nbuy milk\nbuy milk\n")
+        #expect(text(result) == "buy milk\ncall mom @phone\nbuy milk\ncall mom\nbuy milk\nbuy milk\n")
     }
 
-    func testLayoutFollowsFileAndSortedFileStaysSorted() {
+    @Test func layoutFollowsFileAndSortedFileStaysSorted() {
         let file = "\u{FEFF}a uid:k1\r\nx 2026-11-01 b uid:k2\r\n"
         let copy = "a uid:k1\nx 2026-11-01 b uid:k2\nx 2026-11-28 c uid:k3\nnew uid:k4\n"
-        XCTAssertEqual(text(merge2(file, copy)),
-                       "\u{FEFF}a uid:k1\r\nnew uid:k4\r\nx 2026-11-01 b uid:k2\r\nx 2026-11-28 c uid:k3\r\n")
+        #expect(text(merge2(file, copy)) ==
+                "\u{FEFF}a uid:k1\r\nnew uid:k4\r\nx 2026-11-01 b uid:k2\r\nx 2026-11-28 c uid:k3\r\n")
     }
 }
 

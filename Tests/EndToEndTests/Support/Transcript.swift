@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TodoTestSupport
+import XCTest
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -283,12 +283,12 @@ struct Transcript {
 
     // MARK: - Running
 
-    /// Runs the transcript `name` of the configuration's directory, recording an issue for every
-    /// difference (at the transcript's `file:line`).
-    static func run(_ name: String, _ configuration: Configuration) throws {
+    /// Runs the transcript `name` of the configuration's directory, recording a failure of
+    /// `testCase` for every difference (at the transcript's `file:line`).
+    static func run(_ name: String, _ configuration: Configuration, in testCase: XCTestCase) throws {
         let path = configuration.fixtureDirectory + "/" + name
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        var runner = try Runner(name: name, path: path, configuration: configuration)
+        var runner = try Runner(name: name, path: path, configuration: configuration, testCase: testCase)
         defer { runner.cleanUp() }
         let (steps, problems) = parse(text, configuration)
         for problem in problems { runner.fail(problem.message, at: problem.line) }
@@ -314,16 +314,19 @@ struct Transcript {
         let name: String
         let path: String
         let configuration: Configuration
+        /// The test whose failures the differences are.
+        let testCase: XCTestCase
         let paths: Paths
         var stdin: [UInt8] = []
         /// Regular files under `$DIR` just before the most recent command (nil: no command yet).
         var before: [String: FileState]?
         var changedModes: [String] = []
 
-        init(name: String, path: String, configuration: Configuration) throws {
+        init(name: String, path: String, configuration: Configuration, testCase: XCTestCase) throws {
             self.name = name
             self.path = path
             self.configuration = configuration
+            self.testCase = testCase
             // Canonical (no `//`, no symlinked /tmp), as the program prints some paths resolved.
             let made = Spawn.makeTemporaryDirectory("transcript")
             let root = realpath(made, nil).map { resolved in
@@ -346,8 +349,7 @@ struct Transcript {
         var extras: Extras { configuration.extras }
 
         func fail(_ message: String, at line: Int) {
-            Issue.record(Comment(rawValue: "\(name):\(line): \(message)"),
-                         sourceLocation: SourceLocation(fileID: "Fixtures/\(name)", filePath: path, line: max(line, 1), column: 1))
+            Transcript.recordFailure("\(name):\(line): \(message)", file: path, line: max(line, 1), of: testCase)
         }
 
         /// `$DIR`, `$HOME` and the runner's escape tokens replaced.
@@ -485,6 +487,18 @@ struct Transcript {
         func render(_ bytes: [UInt8]) -> String {
             Transcript.render(bytes, caret: extras.contains(.caretEscape))
         }
+    }
+
+    /// Records a failure of `testCase` located at `file:line` of a transcript. (XCTFail cannot: its
+    /// location is a `StaticString`, i.e. a Swift source file known at compile time.)
+    static func recordFailure(_ message: String, file: String, line: Int, of testCase: XCTestCase) {
+        #if canImport(Darwin)
+        let location = XCTSourceCodeLocation(filePath: file, lineNumber: line)
+        testCase.record(XCTIssue(type: .assertionFailure, compactDescription: message,
+                                 sourceCodeContext: XCTSourceCodeContext(location: location)))
+        #else
+        testCase.recordFailure(withDescription: message, inFile: file, atLine: line, expected: true)
+        #endif
     }
 
     static let controlTokens: [(String, String)] = [
