@@ -30,9 +30,11 @@ let package = Package(
         .target(name: "TodoFuzzChecks", dependencies: ["TodoTxt"]),
         // What several test targets share: the seeded generator, the printed property seed, and the
         // merge-field oracle written from sync.md.
-        .target(name: "TodoTestSupport", dependencies: ["TodoTxt"], path: "Tests/TodoTestSupport"),
+        .target(name: "TodoTestSupport", dependencies: ["TodoTxt", "TodoFileSystem"], path: "Tests/TodoTestSupport"),
         .testTarget(name: "TodoTxtTests", dependencies: ["TodoTxt", "TodoTestSupport"]),
         .testTarget(name: "TodoFileSystemTests", dependencies: ["TodoFileSystem", "TodoTestSupport"]),
+        // XCTest only: process-wide measurements that must run with nothing else in the process.
+        .testTarget(name: "TodoFileSystemResourceTests", dependencies: ["TodoFileSystem", "TodoTestSupport"]),
         .testTarget(name: "TodoCLITests", dependencies: ["TodoCLI", "TodoTxt", "TodoTestSupport"]),
         // Spawns the built `todo` binary (and real git); depends on it so it is built first.
         .testTarget(name: "EndToEndTests", dependencies: ["todo", "TodoTxt", "TodoTestSupport"]),

@@ -21,7 +21,7 @@ final class WatchBehaviourTests: XCTestCase {
         XCTAssertTrue(eventually(timeout: 2) { Files.text(path) == "open a\nopen b\nx 2026-01-01 done one\nx 2026-01-02 done two\n" },
                       "\(watch.log)")
         usleep(300_000)
-        XCTAssertEqual(watch.logLines, ["sorted \(path): 2 completed tasks moved"])
+        XCTAssertEqual(watch.logLines, ["watching \(path)", "sorted \(path): 2 completed tasks moved"])
         XCTAssertTrue(watch.output.isEmpty)
         XCTAssertTrue(watch.isRunning)
     }
@@ -32,13 +32,13 @@ final class WatchBehaviourTests: XCTestCase {
         let path = directory + "/todo.txt"
         let watch = try XCTUnwrap(WatchProcess([path]))
         XCTAssertTrue(watch.waitUntilWatching(), "\(watch.log)")
-        XCTAssertEqual(watch.logLines, ["\(path) does not exist yet; waiting for it"])
+        XCTAssertEqual(watch.logLines, ["watching \(path)", "\(path) does not exist yet; waiting for it"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: path), "watching must not create the file")
 
         shell("printf 'x done a\\nopen a\\n' > todo.txt", in: directory)
         XCTAssertTrue(eventually(timeout: 1) { Files.text(path) == "open a\nx done a\n" }, "\(watch.log)")
         XCTAssertTrue(eventually(timeout: 1) {
-            watch.logLines == ["\(path) does not exist yet; waiting for it", "\(path) appeared",
+            watch.logLines == ["watching \(path)", "\(path) does not exist yet; waiting for it", "\(path) appeared",
                                "sorted \(path): 1 completed task moved"]
         }, "\(watch.log)")
     }
@@ -70,14 +70,14 @@ final class WatchBehaviourTests: XCTestCase {
         Files.write(path, "open a\nx done a\n")
         let watch = try XCTUnwrap(WatchProcess([path]))
         XCTAssertTrue(watch.waitUntilWatching(), "\(watch.log)")
-        XCTAssertTrue(watch.log.isEmpty, "an already sorted file is not written at start")
+        XCTAssertEqual(watch.logLines, ["watching \(path)"], "an already sorted file is not written at start")
 
         shell("printf 'x done a\\nopen a\\n' > todo.txt", in: directory)
         XCTAssertTrue(eventually(timeout: 1) { Files.text(path) == "open a\nx done a\n" }, "\(watch.log)")
         let settled = try XCTUnwrap(DiskIdentity(path))
         usleep(1_000_000)
         XCTAssertEqual(DiskIdentity(path), settled, "the file was written again after the sort")
-        XCTAssertEqual(watch.logLines, ["sorted \(path): 1 completed task moved"])
+        XCTAssertEqual(watch.logLines, ["watching \(path)", "sorted \(path): 1 completed task moved"])
         XCTAssertTrue(watch.isRunning)
     }
 
@@ -227,7 +227,7 @@ final class WatchBehaviourTests: XCTestCase {
         XCTAssertTrue(watch.isRunning)
         // The file layer names the file by its real path (symlinks and `//` resolved), as its other errors do.
         let realPath = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        XCTAssertEqual(watch.logLines, ["todo: \(realPath): line 2: NUL byte, this looks like a binary file; not rewriting it"])
+        XCTAssertEqual(watch.logLines, ["watching \(path)", "todo: \(realPath): line 2: NUL byte, this looks like a binary file; not rewriting it"])
 
         Files.write(path, "x done\nopen b\n")
         XCTAssertTrue(eventually(timeout: 1) { Files.text(path) == "open b\nx done\n" }, "\(watch.log)")
@@ -268,7 +268,7 @@ final class WatchBehaviourTests: XCTestCase {
         XCTAssertTrue(watch.waitUntilWatching(), "\(watch.log)")
         watch.send(signal)
         XCTAssertEqual(watch.waitForExit(timeout: 2), 0, "\(watch.log)")
-        XCTAssertTrue(watch.log.isEmpty, "\(watch.log)")
+        XCTAssertEqual(watch.logLines, ["watching \(path)"], "\(watch.log)")
         XCTAssertTrue(temporaryFiles(in: directory).isEmpty)
     }
 

@@ -119,7 +119,7 @@ final class WatchSavePatternTests: XCTestCase {
         XCTAssertEqual(restore.status, 0, "\(restore.err)")
         XCTAssertTrue(eventually(timeout: 1) { Files.text(path) == "open a\nopen b\nx done a\n" }, "\(watch.log)")
         XCTAssertTrue(eventually(timeout: 1) {
-            watch.logLines == ["\(path) removed; waiting for it to come back", "\(path) is back",
+            watch.logLines == ["watching \(path)", "\(path) removed; waiting for it to come back", "\(path) is back",
                                "sorted \(path): 1 completed task moved"]
         }, "\(watch.log)")
     }

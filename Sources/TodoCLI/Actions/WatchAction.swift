@@ -10,7 +10,8 @@ import TodoTxt
 /// watcher's own write (which comes back as an event) ends in one read and no second write, and two
 /// watchers on one file settle after at most one write each.
 ///
-/// Logs one line per action on stderr (`sorted todo.txt: 2 completed tasks moved`); `-q` silences
+/// Logs one line when it starts (`watching todo.txt`) and one per action on stderr (`sorted
+/// todo.txt: 2 completed tasks moved`); `-q` silences
 /// them, errors are always shown. Runs until SIGINT or SIGTERM (exit 0, between two writes, no
 /// temporary file left), or until the directory disappears or the path becomes unusable (exit 1).
 ///
@@ -167,6 +168,8 @@ final class WatchSession: @unchecked Sendable {
 
     private func startUp() {
         guard exitCode == nil else { return }
+        // One line to say it runs (a service's log, or a terminal that would otherwise stay blank).
+        log("watching \(options.path)")
         if options.reconciles { reconcile() }
         if invocation.files.fileSystem.exists(options.path) {
             sort()
