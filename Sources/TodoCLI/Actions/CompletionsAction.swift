@@ -28,47 +28,43 @@ enum CompletionsAction {
         })
 
     /// Hidden helper for the scripts: every project and context of the todo file, one per line.
-    static let wordsSpec = ActionSpec(
-        name: "__complete-words", aliases: [], arguments: "",
-        summary: "", options: [], completes: .nothing,
-        run: { invocation, _ throws(CLIError) in
-            guard let document = completedDocument(invocation) else { return 0 }
-            var seen = Set<String>()
-            var words: [String] = []
-            for index in 0..<document.lineCount {
-                let fields = document.item(at: index).fields
-                for word in fields.projects.map({ "+" + $0 }) + fields.contexts.map({ "@" + $0 }) where seen.insert(word).inserted {
-                    words.append(word)
-                }
+    static let wordsSpec = helper("__complete-words") { document in
+        var seen = Set<String>()
+        var words: [String] = []
+        for index in 0..<document.lineCount {
+            let fields = document.item(at: index).fields
+            for word in fields.projects.map({ "+" + $0 }) + fields.contexts.map({ "@" + $0 }) where seen.insert(word).inserted {
+                words.append(word)
             }
-            for word in words.sorted() { invocation.say(word) }
-            return 0
-        })
+        }
+        return words.sorted()
+    }
 
     /// Hidden helper for the scripts: `ADDRESS<TAB>TEXT` per open task (then per completed one),
     /// the address being the uid, or the line number of a task without one; control characters in
     /// the text are shown as `?` (a completion menu is a terminal).
-    static let tasksSpec = ActionSpec(
-        name: "__complete-tasks", aliases: [], arguments: "",
-        summary: "", options: [], completes: .nothing,
-        run: { invocation, _ throws(CLIError) in
-            guard let document = completedDocument(invocation) else { return 0 }
-            var open: [String] = [], done: [String] = []
-            for index in 0..<document.lineCount {
-                let item = document.item(at: index)
-                guard item.isTask else { continue }
-                let text = String(decoding: item.content.map { $0 < 0x20 || $0 == 0x7F ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
-                let line = "\(item.uid ?? String(index + 1))\t\(text)"
-                if item.isCompleted { done.append(line) } else { open.append(line) }
-            }
-            for line in open + done { invocation.say(line) }
-            return 0
-        })
+    static let tasksSpec = helper("__complete-tasks") { document in
+        var open: [String] = [], done: [String] = []
+        for index in 0..<document.lineCount {
+            let item = document.item(at: index)
+            guard item.isTask else { continue }
+            let text = String(decoding: item.content.map { $0 < 0x20 || $0 == 0x7F ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
+            let line = "\(item.uid ?? String(index + 1))\t\(text)"
+            if item.isCompleted { done.append(line) } else { open.append(line) }
+        }
+        return open + done
+    }
 
-    /// The todo file for a completion helper: nil when it cannot be read (a completion prints
-    /// nothing rather than an error in the middle of the command line being typed).
-    static func completedDocument(_ invocation: Invocation) -> TodoDocument? {
-        (try? invocation.files.read(invocation.todoFilePath())).map { TodoDocument(bytes: $0) }
+    /// A hidden action that prints `lines` of the todo file, one per line: nothing when the file
+    /// cannot be read (a completion prints nothing rather than an error in the middle of the
+    /// command line being typed).
+    static func helper(_ name: String, lines: @escaping @Sendable (TodoDocument) -> [String]) -> ActionSpec {
+        ActionSpec(name: name, aliases: [], arguments: "", summary: "", options: [], completes: .nothing,
+                   run: { invocation, _ throws(CLIError) in
+                       guard let bytes = try? invocation.files.read(invocation.todoFilePath()) else { return 0 }
+                       for line in lines(TodoDocument(bytes: bytes)) { invocation.say(line) }
+                       return 0
+                   })
     }
 
     /// The programs every script completes.
