@@ -67,8 +67,19 @@ public enum ProcessSpawning {
         return spawnAndWait(argv, environment: environment, actions: &actions)
     }
 
+    /// Spawns `argv` (the program looked up on PATH) and waits for it. A file the kernel will not
+    /// execute (`ENOEXEC`: a script without a `#!` line) runs with bash, as bash itself, and so
+    /// todo.sh, runs it (docs/todosh.md section 7).
     private static func spawnAndWait(_ argv: [String], environment: [String: String],
                                      actions: inout posix_spawn_file_actions_t) -> Int32 {
+        let status = spawnAndWaitOnce(argv, environment: environment, actions: &actions)
+        if status == -ENOEXEC { return spawnAndWaitOnce(["bash"] + argv, environment: environment, actions: &actions) }
+        return status
+    }
+
+    /// One spawn: the exit status, or `-ENOEXEC` when the file is not executable as it is.
+    private static func spawnAndWaitOnce(_ argv: [String], environment: [String: String],
+                                         actions: inout posix_spawn_file_actions_t) -> Int32 {
         guard let program = argv.first else { return 127 }
         let cArguments = argv.map { strdup($0) } + [nil]
         let cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -78,7 +89,7 @@ public enum ProcessSpawning {
         }
         var pid: pid_t = 0
         let rc = posix_spawnp(&pid, program, &actions, nil, cArguments, cEnvironment)
-        guard rc == 0 else { return rc == ENOENT ? 127 : 126 }
+        guard rc == 0 else { return rc == ENOEXEC ? -ENOEXEC : rc == ENOENT ? 127 : 126 }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             if errno != EINTR { return 127 }

@@ -7,6 +7,8 @@ enum HelpAction {
         run: { invocation, arguments throws(CLIError) in
             if let name = arguments.first {
                 guard let action = ActionTable.find(name) else {
+                    // An add-on answers with its own usage, as under todo.sh.
+                    if try TodoNameActions.printAddonUsageIfPresent(name, invocation) { return 0 }
                     throw .usage("unknown action '\(name)'\(ActionTable.suggestion(for: name)); see '\(invocation.programName) --help'")
                 }
                 invocation.say(help(for: action, programName: invocation.programName))

@@ -125,6 +125,14 @@ enum TodoNameActions {
         return try TodoShAddons.runIfPresent(name, arguments, context)
     }
 
+    /// `ADDON usage` for `todo help ADDON`; false when there is no add-on of that name.
+    static func printAddonUsageIfPresent(_ name: String, _ invocation: Invocation) throws(CLIError) -> Bool {
+        let context = TodoShContext(settings: settings(for: invocation), invocation: invocation)
+        guard try TodoShAddons.executable(name, context) != nil else { return false }
+        TodoShAddons.usage(of: name, context)
+        return true
+    }
+
     /// The todo.sh config file, when one exists, and its variables (executed as todo.sh would).
     static func config(_ invocation: Invocation) -> (path: String, variables: [String: String])? {
         let environment = invocation.environment

@@ -46,11 +46,20 @@ enum TodoShAddons {
         return context.files.fileSystem.kind(of: inner) == .regular ? inner : directory + "/" + name
     }
 
-    /// `ADDON usage`, run with the usual environment, its output passed through to `io`.
-    static func usage(of name: String, _ context: TodoShContext, toError: Bool = false) {
-        let outcome = ProcessSpawning.run([path(of: name, context), "usage"], environment: context.childEnvironment,
-                                          input: nil, captureOutput: true)
-        if toError { context.io.writeError(outcome.output) } else { context.sayBytes(outcome.output) }
+    /// `ADDON usage`, run with the usual environment, its output passed through to `io`; with
+    /// `onlyActionLines`, only its lines that start with four spaces and a letter (an action's
+    /// one-line usage, by todo.sh's indentation convention).
+    static func usage(of name: String, _ context: TodoShContext, toError: Bool = false, onlyActionLines: Bool = false) {
+        var output = ProcessSpawning.run([path(of: name, context), "usage"], environment: context.childEnvironment,
+                                         input: nil, captureOutput: true).output
+        if onlyActionLines {
+            output = output.split(separator: 0x0A, omittingEmptySubsequences: false).filter { line in
+                guard line.count > 4, line.prefix(4).allSatisfy({ $0 == 0x20 }) else { return false }
+                let rest = String(decoding: line.dropFirst(4), as: UTF8.self)
+                return rest.first?.isLetter == true
+            }.flatMap { Array($0) + [0x0A] }
+        }
+        if toError { context.io.writeError(output) } else { context.sayBytes(output) }
     }
 
     static func listAddons(_ context: inout TodoShContext, _ arguments: [String]) throws(CLIError) -> Int32 {

@@ -189,7 +189,11 @@ enum TodoShHelp {
         let addons = TodoShAddons.names(context)
         if !addons.isEmpty {
             write(Array("  Add-on Actions:\n".utf8))
-            for name in addons { TodoShAddons.usage(of: name, context, toError: toError) }
+            // The short help keeps only the add-ons' one-line usages: todo.sh's
+            // `addonHelp | grep -e '^  Add-on Actions:' -e '^    [[:alpha:]]'`.
+            for name in addons {
+                TodoShAddons.usage(of: name, context, toError: toError, onlyActionLines: kind == .short)
+            }
             write(Array("\n".utf8))
         }
         if kind == .short { write(Array("  See \"help\" for more details.\n".utf8)) }
@@ -203,8 +207,8 @@ enum TodoShHelp {
         for name in arguments {
             let addon = try TodoShAddons.executable(name, context)
             if addon != nil {
+                // todo.sh prints an add-on's usage as it is (a built-in's gets a blank line after it).
                 TodoShAddons.usage(of: name, context)
-                context.say("")
             } else if let block = blocks.first(where: { $0.names.contains(name) }) {
                 context.sayBytes(Array(block.lines(startingAt: name).map { $0 + "\n" }.joined().utf8))
                 context.say("")
