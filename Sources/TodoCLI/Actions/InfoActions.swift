@@ -105,3 +105,23 @@ enum WhereAction {
             return 0
         })
 }
+
+/// `todo command ACTION [ARGUMENTS]`: runs a built-in action even when an add-on has its name, as
+/// todo.sh's `command` does; add-ons call `"$TODO_FULL_SH" command ls` to reach the original.
+enum CommandAction {
+    static let spec = { () -> ActionSpec in
+        var spec = ActionSpec(
+            name: "command", aliases: [], arguments: "ACTION [ARGUMENTS]",
+            summary: "Run a built-in action, never an add-on of the same name.", options: [], completes: .actions,
+            run: { invocation, arguments throws(CLIError) in
+                guard let name = arguments.first else { return 0 }
+                guard let action = ActionTable.find(name), action.name != "command" else {
+                    throw .usage("unknown action '\(name)'\(ActionTable.suggestion(for: name)); see '\(invocation.programName) --help'")
+                }
+                return try action.run(&invocation, Array(arguments.dropFirst()))
+            })
+        // Under todo.sh, `command` is part of its dispatch (docs/todosh.md section 1).
+        spec.availability = .todoOnly
+        return spec
+    }()
+}

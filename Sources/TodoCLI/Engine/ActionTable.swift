@@ -125,6 +125,7 @@ enum ActionTable {
             "Says nothing when there are no copies, so it can run from cron.",
         ]),
         WhereAction.spec.listed(under: .program),
+        CommandAction.spec.listed(under: .program),
         HelpAction.spec.listed(under: .program),
         TodoShHelp.shortHelpSpec.listed(under: .program),
         VersionAction.spec.listed(under: .program),
