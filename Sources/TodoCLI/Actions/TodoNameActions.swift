@@ -213,7 +213,8 @@ enum TodoNameActions {
         settings.todoDirectory = FileAccess.directoryName(of: todoFile)
         settings.reportFile = value("REPORT_FILE", default: settings.todoDirectory + "/report.txt")
         settings.actionsDirectory = TodoShCommand.actionsDirectory(settings: settings,
-                                                                   variables: config.merging(environment) { _, env in env },
+                                                                   // Environment (non-empty) beats config, as for every setting.
+                                                                   variables: config.merging(environment.filter { !$0.value.isEmpty }) { _, env in env },
                                                                    fileSystem: invocation.files.fileSystem)
         if settings.plain {
             for name in settings.variables.keys where name.hasPrefix("PRI_") || name.hasPrefix("COLOR_") {
