@@ -212,6 +212,11 @@ enum TodoShHelp {
             } else if let block = blocks.first(where: { $0.names.contains(name) }) {
                 context.sayBytes(Array(block.lines(startingAt: name).map { $0 + "\n" }.joined().utf8))
                 context.say("")
+            } else if let addition = ActionTable.todoShActions[name], addition.todoSh == nil {
+                // One of todo's own actions (sort, watch, merge, …), in the layout of todo.sh's blocks.
+                let lines = ["    " + ([name] + (addition.arguments.isEmpty ? [] : [addition.arguments])).joined(separator: " "),
+                             "      " + addition.summary] + addition.details.map { "      " + $0 } + [""]
+                context.sayBytes(Array(lines.map { $0 + "\n" }.joined().utf8))
             } else {
                 throw context.die("TODO: No action \"\(name)\" exists.")
             }
