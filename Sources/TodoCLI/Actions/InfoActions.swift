@@ -27,7 +27,9 @@ enum HelpAction {
 
     static func programHelp(programName: String) -> String {
         let listed = ActionTable.todoActions.filter { !$0.summary.isEmpty }
-        let width = (listed.map { $0.name.count }.max() ?? 0) + 2
+        /// `list, ls`: the name and its aliases.
+        func names(_ action: ActionSpec) -> String { ([action.name] + action.aliases).joined(separator: ", ") }
+        let width = (listed.map { names($0).count }.max() ?? 0) + 2
         var lines = [
             "\(programName): keep a todo.txt file, safely.",
             "",
@@ -36,8 +38,8 @@ enum HelpAction {
         for group in ActionSpec.Group.allCases {
             lines += ["", "\(group.rawValue):"]
             for action in listed where action.group == group {
-                let padding = String(repeating: " ", count: max(1, width - action.name.count))
-                lines.append("  \(action.name)\(padding)\(action.summary)")
+                let padding = String(repeating: " ", count: max(1, width - names(action).count))
+                lines.append("  \(names(action))\(padding)\(action.summary)")
             }
         }
         let optionWidth = (TodoCommand.globalOptions.map { $0.names.count }.max() ?? 0) + 2

@@ -8,12 +8,37 @@ import Testing
         #expect(help.status == 0)
         let bash = CapturedRun(["completions", "bash"])
         let fish = CapturedRun(["completions", "fish"])
-        for action in ActionTable.all where !action.summary.isEmpty {
-            #expect(help.out.contains("  \(action.name) "), "help lacks \(action.name)")
+        for action in ActionTable.todoActions where !action.summary.isEmpty {
+            let listed = ([action.name] + action.aliases).joined(separator: ", ")
+            #expect(help.out.contains("  \(listed) "), "help lacks \(listed)")
             #expect(bash.out.contains(action.name), "bash completion lacks \(action.name)")
             #expect(fish.out.contains("-a '\(action.name)'"), "fish completion lacks \(action.name)")
         }
         #expect(!help.out.contains("__complete-words"))
+        #expect(!help.out.contains("shorthelp"), "todo.sh's own action is not todo's")
+        for group in ActionSpec.Group.allCases { #expect(help.out.contains("\n\(group.rawValue):\n"), "no \(group) heading") }
+        for option in TodoCommand.globalOptions { #expect(help.out.contains("  \(option.names) "), "help lacks \(option.names)") }
+        for example in TodoCommand.examples("todo") { #expect(help.out.contains("  \(example.command)\n")) }
+    }
+
+    @Test func everyOptionAnActionAcceptsIsExplainedInItsHelp() {
+        // What `todo help ACTION` must say: each declared option (the man page prints the same).
+        for action in ActionTable.todoActions where !action.summary.isEmpty {
+            let help = CapturedRun(["help", action.name])
+            #expect(help.status == 0, "\(action.name)")
+            for option in action.options {
+                let bare = option.hasSuffix("=") ? String(option.dropLast()) : option
+                #expect(help.out.contains(bare), "help \(action.name) does not explain \(bare)")
+            }
+        }
+    }
+
+    @Test func aMistypedActionNamesTheNearest() {
+        #expect(ActionTable.suggestion(for: "srot") == " (did you mean 'sort'?)")
+        #expect(ActionTable.suggestion(for: "achive") == " (did you mean 'archive'?)")
+        #expect(ActionTable.suggestion(for: "xyzzy") == "")
+        #expect(ActionTable.editDistance(Array("ab"), Array("ba")) == 1, "a swap is one edit")
+        #expect(ActionTable.editDistance(Array("kitten"), Array("sitting")) == 3)
     }
 
     @Test func namesAndAliasesAreUnique() {
