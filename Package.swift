@@ -17,7 +17,8 @@ let package = Package(
         // The format: bytes in, bytes out. No Foundation, no I/O, no clock, no randomness of its own.
         .target(name: "TodoTxt"),
         // All platform code: syscalls, safe replacement, locks, watching.
-        .target(name: "TodoFileSystem", dependencies: ["CTodoSystem"]),
+        // LiveTodoFile reads and edits documents, so this layer knows the format (never commands).
+        .target(name: "TodoFileSystem", dependencies: ["TodoTxt", "CTodoSystem"]),
         // C library calls that the Glibc module does not import (declared only under _GNU_SOURCE).
         .target(name: "CTodoSystem"),
         // Wires the two together: actions, argument parsing, output.

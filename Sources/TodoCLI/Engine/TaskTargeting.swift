@@ -32,21 +32,8 @@ struct TaskTarget {
            let owner = try? document.resolve("uid:" + uid) {
             return owner.index
         }
-        guard let found = TaskTarget.relocate(index: index, content: content, in: document) else {
+        guard let found = TaskIdentity.relocate(index: index, content: content, in: document) else {
             throw .failure("\(path): task \(address) changed while this command ran; nothing done")
-        }
-        return found
-    }
-
-    /// The line that held `content` at `index` when the file was read, found again in `document`:
-    /// the same index if it still holds those bytes, else the only line holding them; nil when it is
-    /// gone or ambiguous.
-    static func relocate(index: Int, content: some Collection<UInt8>, in document: TodoDocument) -> Int? {
-        if index < document.lineCount, document.content(at: index).elementsEqual(content) { return index }
-        var found: Int?
-        for candidate in 0..<document.lineCount where document.content(at: candidate).elementsEqual(content) {
-            if found != nil { return nil }
-            found = candidate
         }
         return found
     }

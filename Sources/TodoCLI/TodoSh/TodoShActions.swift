@@ -86,7 +86,7 @@ enum TodoShActions {
     /// different task. Dies when the task is gone or no longer unique.
     static func relocate(_ index: Int, _ content: [UInt8], in current: TodoDocument, shown: String,
                          _ context: TodoShContext) throws(CLIError) -> Int {
-        guard let found = TaskTarget.relocate(index: index, content: content, in: current) else {
+        guard let found = TaskIdentity.relocate(index: index, content: content, in: current) else {
             throw context.die("TODO: task \(shown) changed while this command ran; nothing done.")
         }
         return found
