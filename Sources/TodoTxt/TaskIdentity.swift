@@ -14,6 +14,13 @@ public struct TaskIdentity: Sendable, Hashable {
     /// The task's uid, if it has one.
     public let uid: String?
 
+    /// A task described by hand: where it was, its bytes, its uid.
+    public init(index: Int, content: [UInt8], uid: String?) {
+        self.index = index
+        self.content = content
+        self.uid = uid
+    }
+
     /// The task at `index` of `document`.
     public init(index: Int, in document: TodoDocument) {
         self.index = index

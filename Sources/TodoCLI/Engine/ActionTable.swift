@@ -93,6 +93,11 @@ enum ActionTable {
         EditAction.spec.listed(under: .tasks, details: [
             "NR|UID: the line the editor opens at. The file is checked after the editor exits.",
         ]),
+        UIAction.spec.listed(under: .listing, details: [
+            "Keys: j/k or arrows move, x or space done/not done, a add, e or Enter edit, d delete,",
+            "      p then a letter priority, / filter, u undo, s sort, ? all keys, q quit.",
+            "-a, --all: also the tasks hidden by h:1 or by a t: threshold in the future.",
+        ]),
         ExportAction.spec.listed(under: .listing),
         UIDAction.spec.listed(under: .listing, details: [
             "--assign: give every task without a uid (and every second holder of a duplicate) a fresh one;",

@@ -43,6 +43,12 @@ struct FileAccess: Sendable {
         }
     }
 
+    /// The file's document, or nil when it does not exist or cannot be read: for the uniqueness
+    /// check of a new uid against the done file, where a missing done file is no error.
+    func documentIfReadable(_ path: String) -> TodoDocument? {
+        (try? readIfExists(path))?.map { TodoDocument(bytes: $0) }
+    }
+
     /// Reads the whole file, or nil when it does not exist. A symlink whose target is missing (an
     /// unmounted disk, a moved sync folder) is a failure, not an empty file: listing it as "no
     /// tasks" would hide the problem.

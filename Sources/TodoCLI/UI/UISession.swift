@@ -1,0 +1,408 @@
+import Synchronization
+import TodoFileSystem
+import TodoTxt
+
+/// `todo ui [FILE]`: a live full-screen list (README, "A live list: todo ui"). Every change is
+/// written at once through `LiveTodoFile`, as an edit of its task's line found again in the file as
+/// it is then; changes made by anything else arrive through the file watcher and are shown, with
+/// the selection kept on the same task.
+enum UIAction {
+    static let spec = { () -> ActionSpec in
+        var spec = ActionSpec(
+            name: "ui", arguments: "[FILE]",
+            summary: "A live full-screen list: move, complete, add, edit, filter; changes made elsewhere show at once.",
+            options: [], completes: .files,
+            parsed: { invocation, parsed, _ throws(CLIError) in
+                try UISession.run(invocation, path: invocation.todoFilePath(explicit: parsed.positionals.first))
+            })
+        spec.availability = .todoOnly
+        return spec
+    }()
+}
+
+/// What the watcher hands over to the screen's thread.
+final class UIInbox: Sendable {
+    let document = Mutex<TodoDocument?>(nil)
+    let problem = Mutex<String?>(nil)
+}
+
+/// One change `u` can take back: line contents before and after, where the line was.
+struct UndoStep {
+    struct LineChange {
+        let index: Int
+        let before: [UInt8]?
+        let after: [UInt8]?
+    }
+    var changes: [LineChange]
+    let what: String
+}
+
+final class UISession {
+    enum Mode {
+        case list
+        case adding(LineEditor)
+        case editing(TaskIdentity, LineEditor)
+        case filtering(LineEditor)
+        case confirmingDelete(TaskIdentity)
+        case choosingPriority(TaskIdentity)
+        case offeringAdd(String)
+        case help
+    }
+
+    let invocation: Invocation
+    let file: LiveTodoFile
+    let terminal: TerminalSession
+    let inbox = UIInbox()
+    let today: TodoDate
+    var list: TaskListView
+    var mode = Mode.list
+    var message = ""
+    var undoSteps: [UndoStep] = []
+    var decoder = KeyDecoder()
+    var uids: UIDRandomness
+
+    init(invocation: Invocation, file: LiveTodoFile, terminal: TerminalSession) {
+        self.invocation = invocation
+        self.file = file
+        self.terminal = terminal
+        today = invocation.clock.today
+        uids = UIDRandomness(environment: invocation.environment)
+        list = TaskListView(document: file.document, today: today, showHidden: invocation.showAll)
+    }
+
+    static func run(_ invocation: Invocation, path: String) throws(CLIError) -> Int32 {
+        guard let terminal = TerminalSession() else {
+            throw .failure("ui needs a terminal: standard input is not one")
+        }
+        let file: LiveTodoFile
+        do {
+            file = try LiveTodoFile(path: path, fileSystem: invocation.files.fileSystem,
+                                    lockTimeout: invocation.lockTimeout, settle: .milliseconds(50))
+        } catch {
+            throw .failure(error.description)
+        }
+        try FileAccess.refuseNULBytes(file.document.rendered(), path: path)
+        return UISession(invocation: invocation, file: file, terminal: terminal).loop()
+    }
+
+    // MARK: - The loop
+
+    func loop() -> Int32 {
+        terminal.enterRawMode()
+        terminal.write(Array("\u{1B}[?1049h".utf8))
+        defer {
+            file.stop()
+            terminal.write(Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8))
+            terminal.restore()
+        }
+        let inbox = self.inbox
+        do {
+            try file.start(onProblem: { problem in inbox.problem.withLock { $0 = problem } },
+                           onChange: { document in inbox.document.withLock { $0 = document } })
+        } catch {
+            message = "\(file.path): changes made elsewhere will not show: \(error)"
+        }
+        draw()
+        while true {
+            var redraw = false
+            switch terminal.read(timeout: .milliseconds(40)) {
+            case .bytes(let bytes):
+                for key in decoder.keys(from: bytes) {
+                    if !handle(key) { return 0 }
+                }
+                redraw = true
+            case .resized, .continued:
+                redraw = true
+            case .terminate:
+                return 0
+            case .timeout:
+                break
+            }
+            if let document = inbox.document.withLock({ value -> TodoDocument? in defer { value = nil }; return value }) {
+                list.replaceDocument(document)
+                redraw = true
+            }
+            if let problem = inbox.problem.withLock({ value -> String? in defer { value = nil }; return value }) {
+                message = problem
+                redraw = true
+            }
+            if redraw { draw() }
+        }
+    }
+
+    func draw() {
+        let size = terminal.size
+        list.scroll(height: max(1, size.rows - 1))
+        let screen = UIScreen(columns: size.columns, rows: size.rows, usesColor: invocation.usesColor)
+        terminal.write(screen.render(list, status: status, showingHelp: { if case .help = mode { return true }; return false }(),
+                                     today: today))
+    }
+
+    var status: UIScreen.Status {
+        switch mode {
+        case .adding(let editor): return .prompt(label: "add: ", editor: editor)
+        case .editing(_, let editor): return .prompt(label: "edit: ", editor: editor)
+        case .filtering(let editor): return .prompt(label: "/", editor: editor)
+        case .confirmingDelete: return .message("delete this task? (y/n)")
+        case .choosingPriority: return .message("priority: a letter A-Z, space for none")
+        case .offeringAdd(let text): return .message("the task was changed or deleted elsewhere: add \"\(text)\" as a new task? (y/n)")
+        case .help: return .message("any key: back to the list")
+        case .list:
+            if !message.isEmpty { return .message(message) }
+            let open = list.rows.filter { !list.document.item(at: $0).isCompleted }.count
+            let filter = list.filterText.isEmpty ? "" : " — filter: \(list.filterText)"
+            return .message("\(file.path) — \(open) open, \(list.rows.count - open) done\(filter) — ? keys, q quit")
+        }
+    }
+
+    // MARK: - Keys
+
+    /// Handles one key; false to quit.
+    func handle(_ key: Key) -> Bool {
+        switch mode {
+        case .list:
+            message = ""
+            return handleInList(key)
+        case .help:
+            mode = .list
+        case .confirmingDelete(let task):
+            mode = .list
+            if key == .character("y") || key == .character("Y") { delete(task) }
+        case .choosingPriority(let task):
+            mode = .list
+            if case .character(let character) = key, let ascii = character.asciiValue {
+                if character == " " {
+                    prioritize(task, nil)
+                } else if let priority = Priority(letter: ascii & ~0x20), character.isLetter {
+                    prioritize(task, priority)
+                }
+            }
+        case .offeringAdd(let text):
+            mode = .list
+            if key == .character("y") || key == .character("Y") { add(text) }
+        case .adding(var editor):
+            switch key {
+            case .enter:
+                mode = .list
+                if !editor.text.allSatisfy(\.isWhitespace) { add(editor.text) }
+            case .escape: mode = .list
+            default:
+                _ = editor.handle(key)
+                mode = .adding(editor)
+            }
+        case .editing(let task, var editor):
+            switch key {
+            case .enter:
+                mode = .list
+                replace(task, with: editor.text)
+            case .escape: mode = .list
+            default:
+                _ = editor.handle(key)
+                mode = .editing(task, editor)
+            }
+        case .filtering(var editor):
+            switch key {
+            case .enter:
+                mode = .list
+                list.moveToFirst()
+            case .escape:
+                mode = .list
+                list.setFilter("")
+            default:
+                _ = editor.handle(key)
+                list.setFilter(editor.text)
+                mode = .filtering(editor)
+            }
+        }
+        return true
+    }
+
+    func handleInList(_ key: Key) -> Bool {
+        let page = max(1, terminal.size.rows - 2)
+        switch key {
+        case .character("q"), .control("c"): return false
+        case .character("j"), .down: list.move(by: 1)
+        case .character("k"), .up: list.move(by: -1)
+        case .character("g"), .home: list.moveToFirst()
+        case .character("G"), .end: list.moveToLast()
+        case .pageDown: list.move(by: page)
+        case .pageUp: list.move(by: -page)
+        case .character("x"), .character(" "):
+            if let task = list.selectedTask { toggle(task) }
+        case .character("a"): mode = .adding(LineEditor())
+        case .character("e"), .enter:
+            if let task = list.selectedTask { mode = .editing(task, LineEditor(Self.editableText(of: list.document.item(at: task.index)))) }
+        case .character("d"):
+            if let task = list.selectedTask { mode = .confirmingDelete(task) }
+        case .character("p"):
+            if let task = list.selectedTask { mode = .choosingPriority(task) }
+        case .character("/"): mode = .filtering(LineEditor(list.filterText))
+        case .escape: list.setFilter("")
+        case .character("u"): undo()
+        case .character("s"): sort()
+        case .character("?"): mode = .help
+        case .control("z"): suspend()
+        default: break
+        }
+        return true
+    }
+
+    /// The text the editor starts with: the description without the header (completion, dates,
+    /// priority) and without the uid, which `replacingDescription` keeps anyway.
+    static func editableText(of item: TodoItem) -> String {
+        var body = Array(item.content.dropFirst(item.bodyOffset))
+        if let range = item.uidRange {
+            let start = range.lowerBound - item.bodyOffset
+            let end = range.upperBound - item.bodyOffset
+            if start >= 0, end <= body.count { body.removeSubrange(start..<end) }
+        }
+        return String(decoding: body, as: UTF8.self).trimmingSpaces()
+    }
+
+    func suspend() {
+        terminal.write(Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8))
+        terminal.suspend()
+        terminal.write(Array("\u{1B}[?1049h".utf8))
+        if let fresh = try? file.reload() { list.replaceDocument(fresh) }
+    }
+
+    // MARK: - Edits (each written at once)
+
+    /// Runs a change of the file; on success shows the new document, records `undo`, says `done`.
+    func change(_ what: String, _ body: (inout TodoDocument, inout [UndoStep.LineChange]) throws(LiveEditError) -> TaskIdentity?) {
+        var changes: [UndoStep.LineChange] = []
+        var select: TaskIdentity?
+        do {
+            let written = try file.update { (document: inout TodoDocument) throws(LiveEditError) in
+                changes = []
+                select = try body(&document, &changes)
+            }
+            list.replaceDocument(written, select: select)
+            if !changes.isEmpty { undoSteps.append(UndoStep(changes: changes, what: what)) }
+            message = what
+        } catch {
+            message = error.description
+        }
+    }
+
+    func located(_ task: TaskIdentity, in document: TodoDocument) throws(LiveEditError) -> Int {
+        guard let index = task.locate(in: document) else { throw .taskGone(path: file.path, task: task) }
+        return index
+    }
+
+    func toggle(_ task: TaskIdentity) {
+        let done = invocation.files.documentIfReadable(invocation.doneFilePath(forTodoFile: file.path))
+        change("done / not done") { (document: inout TodoDocument, changes: inout [UndoStep.LineChange]) throws(LiveEditError) in
+            let index = try located(task, in: document)
+            let item = document.item(at: index)
+            let before = Array(item.content)
+            if item.isCompleted {
+                guard let line = item.uncompleted() else { return nil }
+                document.replaceContent(at: index, with: line)
+                changes.append(.init(index: index, before: before, after: line))
+                return TaskIdentity(index: index, in: document)
+            }
+            guard let line = item.completed(on: today) else { return nil }
+            document.replaceContent(at: index, with: line)
+            changes.append(.init(index: index, before: before, after: line))
+            if item.recurrence.value != nil {
+                let uid = UID.generate(using: &uids, unusedIn: document, and: done)
+                if let next = item.nextRecurrence(completedOn: today, uid: uid) {
+                    let added = document.appendLine(next)
+                    changes.append(.init(index: added, before: nil, after: next))
+                }
+            }
+            return TaskIdentity(index: index, in: document)
+        }
+    }
+
+    func add(_ text: String) {
+        let done = invocation.files.documentIfReadable(invocation.doneFilePath(forTodoFile: file.path))
+        change("added") { (document: inout TodoDocument, changes: inout [UndoStep.LineChange]) throws(LiveEditError) in
+            let uid = UID.generate(using: &uids, unusedIn: document, and: done)
+            let line = TodoItem.newTaskLine(Array(text.utf8), creationDate: today, uid: uid)
+            let index = document.appendLine(line)
+            changes.append(.init(index: index, before: nil, after: line))
+            return TaskIdentity(index: index, in: document)
+        }
+    }
+
+    func replace(_ task: TaskIdentity, with text: String) {
+        var gone = false
+        change("edited") { (document: inout TodoDocument, changes: inout [UndoStep.LineChange]) throws(LiveEditError) in
+            guard let index = task.locate(in: document) else {
+                gone = true
+                throw .taskGone(path: file.path, task: task)
+            }
+            let item = document.item(at: index)
+            let line: [UInt8]
+            do throws(TaskEditError) { line = try item.replacingDescription(with: Array(text.utf8)) } catch { throw .edit(error) }
+            guard !line.elementsEqual(item.content) else { return nil }
+            changes.append(.init(index: index, before: Array(item.content), after: line))
+            document.replaceContent(at: index, with: line)
+            return TaskIdentity(index: index, in: document)
+        }
+        if gone { mode = .offeringAdd(text) }
+    }
+
+    func prioritize(_ task: TaskIdentity, _ priority: Priority?) {
+        change("priority set") { (document: inout TodoDocument, changes: inout [UndoStep.LineChange]) throws(LiveEditError) in
+            let index = try located(task, in: document)
+            let item = document.item(at: index)
+            let line: [UInt8]
+            do throws(TaskEditError) { line = try item.prioritized(priority) } catch { throw .edit(error) }
+            guard !line.elementsEqual(item.content) else { return nil }
+            changes.append(.init(index: index, before: Array(item.content), after: line))
+            document.replaceContent(at: index, with: line)
+            return TaskIdentity(index: index, in: document)
+        }
+    }
+
+    func delete(_ task: TaskIdentity) {
+        change("deleted") { (document: inout TodoDocument, changes: inout [UndoStep.LineChange]) throws(LiveEditError) in
+            let index = try located(task, in: document)
+            changes.append(.init(index: index, before: Array(document.content(at: index)), after: nil))
+            document.removeLine(at: index)
+            return nil
+        }
+    }
+
+    func sort() {
+        change("sorted") { (document: inout TodoDocument, _: inout [UndoStep.LineChange]) throws(LiveEditError) in
+            let sorted = TodoDocument.sort(document.rendered(), by: [])
+            document = TodoDocument(bytes: sorted)
+            return list.selectedTask
+        }
+    }
+
+    /// Takes back the last change made here: each changed line found again by its new bytes and
+    /// given its old ones, an added line removed, a deleted one put back where it was.
+    func undo() {
+        guard let step = undoSteps.popLast() else {
+            message = "nothing to undo"
+            return
+        }
+        change("undone: \(step.what)") { (document: inout TodoDocument, _: inout [UndoStep.LineChange]) throws(LiveEditError) in
+            for change in step.changes.reversed() {
+                if let after = change.after {
+                    guard let index = TaskIdentity.relocate(index: change.index, content: after, in: document) else {
+                        throw .taskGone(path: file.path, task: TaskIdentity(index: change.index, content: after, uid: nil))
+                    }
+                    if let before = change.before { document.replaceContent(at: index, with: before) } else { document.removeLine(at: index) }
+                } else if let before = change.before {
+                    document.insertLine(before, at: min(change.index, document.lineCount))
+                }
+            }
+            return nil
+        }
+        // `change` recorded nothing for the undo itself; a failed undo stays undoable.
+        if message.hasPrefix(file.path) { undoSteps.append(step) }
+    }
+}
+
+extension String {
+    /// The text without leading and trailing spaces.
+    fileprivate func trimmingSpaces() -> String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import TodoTestSupport
+import XCTest
+
+/// `todo ui` in a pseudo-terminal: real key bytes in, the screen (through `ScreenModel`) and the
+/// file's bytes checked after each step; another process changing the file while the UI is open.
+final class UITests: XCTestCase {
+    private var directory = ""
+    private var path: String { directory + "/todo.txt" }
+
+    override func setUp() {
+        directory = Spawn.makeTemporaryDirectory("ui")
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func start(_ text: String, arguments: [String] = [], columns: Int = 80, rows: Int = 12) throws -> PseudoTerminalProcess {
+        Files.write(path, text)
+        let environment = ["HOME": directory, "TODO_FILE": path, "TERM": "xterm", "NO_COLOR": "1",
+                           "TODO_TEST_TIME": "1764410000", "TZ": "UTC", "TODO_TEST_UID_SEED": "1", "LC_ALL": "C.UTF-8"]
+        let ui = try XCTUnwrap(PseudoTerminalProcess([Spawn.todo, "ui"] + arguments, environment: environment,
+                                                     columns: columns, rows: rows))
+        XCTAssertTrue(ui.waitFor { $0.alternateScreen && $0.text.contains("? keys") }, "\(ui.screen.text)")
+        return ui
+    }
+
+    private func quit(_ ui: PseudoTerminalProcess) {
+        ui.send("q")
+        XCTAssertEqual(ui.waitForExit(), 0)
+        XCTAssertFalse(ui.screen.alternateScreen, "the main screen is back")
+        XCTAssertTrue(ui.screen.cursorVisible, "the cursor is shown again")
+    }
+
+    func testListShowsOpenTasksFirstThenCompletedAndQuitRestoresTheTerminal() throws {
+        let ui = try start("x 2025-11-01 paid rent\n(A) call mom +family @phone\nbuy milk\n")
+        let lines = ui.screen.lines
+        XCTAssertEqual(Array(lines.prefix(3)), ["2 (A) call mom +family @phone", "3 buy milk", "1 x 2025-11-01 paid rent"])
+        quit(ui)
+        let output = String(decoding: ui.output, as: UTF8.self)
+        XCTAssertTrue(output.hasSuffix("\u{1B}[?1049l"), "the last thing written leaves the alternate screen")
+    }
+
+    func testToggleAddEditPriorityDeleteUndo() throws {
+        let ui = try start("(A) call mom uid:k3f9qz\nbuy milk\n")
+        // Done: the priority is kept as pri:, the task sinks.
+        ui.send("x")
+        XCTAssertTrue(ui.waitForText("x 2025-11-29 call mom uid:k3f9qz pri:A"), ui.screen.text)
+        XCTAssertEqual(Files.text(path), "x 2025-11-29 call mom uid:k3f9qz pri:A\nbuy milk\n")
+        // Not done again: the priority comes back.
+        ui.send("G")
+        ui.send(" ")
+        XCTAssertTrue(ui.waitFor { _ in Files.text(self.path) == "(A) call mom uid:k3f9qz\nbuy milk\n" }, Files.text(path))
+        // Add: dated, with a uid.
+        ui.send("a")
+        ui.send("water plants\r")
+        XCTAssertTrue(ui.waitForText("2025-11-29 water plants uid:"), ui.screen.text)
+        XCTAssertTrue(Files.text(path).hasPrefix("(A) call mom uid:k3f9qz\nbuy milk\n2025-11-29 water plants uid:"), Files.text(path))
+        // Edit the selected (the added) task: Ctrl-U clears, the uid and date stay.
+        ui.send("e")
+        ui.send([0x15])
+        ui.send("water the plants\r")
+        XCTAssertTrue(ui.waitForText("2025-11-29 water the plants uid:"), ui.screen.text)
+        // Priority B on it, then delete it (y), then undo the delete.
+        ui.send("pb")
+        XCTAssertTrue(ui.waitForText("(B) 2025-11-29 water the plants uid:"), ui.screen.text)
+        let beforeDelete = Files.text(path)
+        ui.send("dy")
+        XCTAssertTrue(ui.waitFor { _ in !Files.text(self.path).contains("water") }, Files.text(path))
+        ui.send("u")
+        XCTAssertTrue(ui.waitFor { _ in Files.text(self.path) == beforeDelete }, Files.text(path))
+        quit(ui)
+    }
+
+    func testFilterNarrowsAsYouTypeAndEscapeClearsIt() throws {
+        let ui = try start("call mom +family\nbuy milk @shop\nfix bike +garage\n")
+        ui.send("/milk")
+        XCTAssertTrue(ui.waitFor { $0.lines.first == "2 buy milk @shop" && !$0.text.contains("call mom") }, ui.screen.text)
+        ui.send("\r")
+        ui.send("x")
+        XCTAssertTrue(ui.waitFor { _ in Files.text(self.path) == "call mom +family\nx 2025-11-29 buy milk @shop\nfix bike +garage\n" },
+                      Files.text(path))
+        ui.send([0x1B])
+        XCTAssertTrue(ui.waitForText("call mom +family"), ui.screen.text)
+        quit(ui)
+    }
+
+    func testChangesMadeElsewhereShowAndTheNextEditKeepsThem() throws {
+        let ui = try start("call mom\nbuy milk\n")
+        ui.send("j")  // select buy milk
+        // Another process: appends a line, completes a task, then replaces the file by rename.
+        let appended = Spawn.run(["sh", "-c", "echo 'from elsewhere' >> '\(path)'"])
+        XCTAssertEqual(appended.status, 0)
+        XCTAssertTrue(ui.waitForText("3 from elsewhere", timeout: 1), ui.screen.text)
+        Files.write(directory + "/new.txt", "x 2025-11-28 call mom\nbuy milk\nfrom elsewhere\n")
+        XCTAssertEqual(rename(directory + "/new.txt", path), 0)
+        XCTAssertTrue(ui.waitForText("1 x 2025-11-28 call mom", timeout: 1), ui.screen.text)
+        // The selection stayed on buy milk: complete it; everything else is kept.
+        ui.send("x")
+        XCTAssertTrue(ui.waitFor { _ in
+            Files.text(self.path) == "x 2025-11-28 call mom\nx 2025-11-29 buy milk\nfrom elsewhere\n"
+        }, Files.text(path))
+        quit(ui)
+    }
+
+    func testTheFileChangesWhileATaskIsBeingEdited() throws {
+        let ui = try start("call mom\nbuy milk\n")
+        ui.send("e")
+        XCTAssertTrue(ui.waitForText("edit: call mom"), ui.screen.text)
+        // Meanwhile a line is added in front of it: the edit still lands on call mom.
+        Files.write(path, "first\ncall mom\nbuy milk\n")
+        usleep(300_000)
+        ui.send([0x15])
+        ui.send("call dad\r")
+        XCTAssertTrue(ui.waitFor { _ in Files.text(self.path) == "first\ncall dad\nbuy milk\n" }, Files.text(path))
+        // And when the task is gone by the time Enter is pressed, the text can be added instead.
+        ui.send("g")
+        XCTAssertTrue(ui.waitFor { $0.lines.first == "1 first" }, ui.screen.text)
+        ui.send("e")
+        Files.write(path, "call dad\nbuy milk\n")
+        usleep(300_000)
+        ui.send([0x15])
+        ui.send("the first\r")
+        XCTAssertTrue(ui.waitForText("add \"the first\" as a new task? (y/n)"), ui.screen.text)
+        ui.send("y")
+        XCTAssertTrue(ui.waitFor { _ in Files.text(self.path).hasPrefix("call dad\nbuy milk\n2025-11-29 the first uid:") },
+                      Files.text(path))
+        quit(ui)
+    }
+
+    func testResizeRedrawsToTheNewSize() throws {
+        let ui = try start("a task with a rather long text that does not fit in a narrow window\n", columns: 80, rows: 8)
+        ui.resize(columns: 30, rows: 5)
+        XCTAssertTrue(ui.waitFor { $0.lines.first == "1 a task with a rather long t…" }, ui.screen.text)
+        quit(ui)
+    }
+
+    func testSIGTERMRestoresTheTerminal() throws {
+        let ui = try start("call mom\n")
+        kill(ui.pid, SIGTERM)
+        XCTAssertEqual(ui.waitForExit(), 0)
+        XCTAssertFalse(ui.screen.alternateScreen)
+        XCTAssertEqual(Files.text(path), "call mom\n")
+    }
+
+    func testWithoutATerminalItSaysSo() {
+        Files.write(path, "call mom\n")
+        let run = Spawn.todo(["-f", path, "ui"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.err, "todo: ui needs a terminal: standard input is not one\n")
+    }
+}
