@@ -22,7 +22,7 @@ final class UITests: XCTestCase {
                            "TODO_TEST_TIME": "1764410000", "TZ": "UTC", "TODO_TEST_UID_SEED": "1", "LC_ALL": "C.UTF-8"]
         let ui = try XCTUnwrap(PseudoTerminalProcess([Spawn.todo, "ui"] + arguments, environment: environment,
                                                      columns: columns, rows: rows))
-        XCTAssertTrue(ui.waitFor { $0.alternateScreen && $0.text.contains("? keys") }, "\(ui.screen.text)")
+        XCTAssertTrue(ui.waitFor { $0.alternateScreen && $0.lines.last?.isEmpty == false }, "\(ui.screen.text)")
         return ui
     }
 
@@ -149,5 +149,48 @@ final class UITests: XCTestCase {
         let run = Spawn.todo(["-f", path, "ui"])
         XCTAssertEqual(run.status, 1)
         XCTAssertEqual(run.err, "todo: ui needs a terminal: standard input is not one\n")
+    }
+
+    func testHelpWideCharactersAndControlCharacters() throws {
+        let ui = try start("日本語のタスク +work\nbell \u{07} in text\n", columns: 24, rows: 6)
+        let lines = ui.screen.lines
+        XCTAssertEqual(lines[0], "1 日本語のタスク +work", "wide characters take two columns each")
+        XCTAssertEqual(lines[1], "2 bell ^G in text", "a control character is shown escaped")
+        ui.send("?")
+        XCTAssertTrue(ui.waitForText("j/k, arrows"), ui.screen.text)
+        ui.send(" ")
+        XCTAssertTrue(ui.waitForText("1 日本語"), ui.screen.text)
+        quit(ui)
+    }
+
+    func testAnUnwritableChangeIsShownAndTheUIGoesOn() throws {
+        let ui = try start("call mom\n")
+        // Conflict markers arrive from elsewhere: the next edit is refused, on the status line.
+        Files.write(path, "<<<<<<< ours\ncall mom\n=======\ncall dad\n>>>>>>> theirs\n")
+        XCTAssertTrue(ui.waitForText("<<<<<<< ours", timeout: 1), ui.screen.text)
+        ui.send("a")
+        ui.send("new task\r")
+        XCTAssertTrue(ui.waitForText("unresolved conflict markers"), ui.screen.text)
+        XCTAssertEqual(Files.text(path), "<<<<<<< ours\ncall mom\n=======\ncall dad\n>>>>>>> theirs\n")
+        quit(ui)
+    }
+
+    func testCtrlZSuspendsAndContinuingRedraws() throws {
+        let ui = try start("call mom\n")
+        // The test's process group has no job-control shell (it is orphaned), so the kernel drops
+        // the stop: the UI leaves the alternate screen, restores the terminal, stops (or would),
+        // and comes back in raw mode on the alternate screen.
+        let before = ui.output.count
+        ui.send([0x1A])
+        XCTAssertTrue(ui.waitFor { _ in
+            let written = String(decoding: ui.output[before...], as: UTF8.self)
+            guard let left = written.range(of: "\u{1B}[?1049l") else { return false }
+            return written[left.upperBound...].contains("\u{1B}[?1049h")
+        }, "suspending leaves the alternate screen, continuing enters it again")
+        kill(ui.pid, SIGCONT)
+        XCTAssertTrue(ui.waitFor { $0.alternateScreen && $0.text.contains("1 call mom") }, ui.screen.text)
+        ui.send("x")
+        XCTAssertTrue(ui.waitFor { _ in Files.text(self.path) == "x 2025-11-29 call mom\n" }, "raw mode is back: keys work")
+        quit(ui)
     }
 }
