@@ -25,17 +25,9 @@ final class TodoTranscriptTests: XCTestCase {
 
     static var transcripts: [String] { Transcript.names(in: configuration.fixtureDirectory) }
 
-    /// Every transcript, one after another. Each failure is located at its transcript's line and
-    /// its message starts with the transcript's name (`NAME:LINE: …`, or `NAME: ERROR` when the
-    /// transcript could not be run at all); a transcript that fails does not stop the others.
+    /// Every transcript, one after another (`Transcript.runEvery`).
     func testEveryTranscript() {
-        for name in Self.transcripts {
-            do {
-                try Transcript.run(name, Self.configuration, in: self)
-            } catch {
-                XCTFail("\(name): \(error)")
-            }
-        }
+        Transcript.runEvery(Self.configuration, in: self)
     }
 
     /// The behaviour suite of the `todo` name is at least as thorough as issue 11 asked (300 cases).

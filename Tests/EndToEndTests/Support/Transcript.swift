@@ -283,6 +283,20 @@ struct Transcript {
 
     // MARK: - Running
 
+    /// Runs every transcript of `configuration`, one after another. Each failure is located at its
+    /// transcript's line and its message starts with the transcript's name (`NAME:LINE: …`, or
+    /// `NAME: ERROR` when the transcript could not be run at all); one that fails does not stop
+    /// the others.
+    static func runEvery(_ configuration: Configuration, in testCase: XCTestCase) {
+        for name in names(in: configuration.fixtureDirectory) {
+            do {
+                try run(name, configuration, in: testCase)
+            } catch {
+                XCTFail("\(name): \(error)")
+            }
+        }
+    }
+
     /// Runs the transcript `name` of the configuration's directory, recording a failure of
     /// `testCase` for every difference (at the transcript's `file:line`).
     static func run(_ name: String, _ configuration: Configuration, in testCase: XCTestCase) throws {
