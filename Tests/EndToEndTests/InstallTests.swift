@@ -153,7 +153,7 @@ final class InstallTests: XCTestCase {
         let left = FileManager.default.enumerator(atPath: prefix)?.compactMap { entry -> String? in
             guard let name = entry as? String else { return nil }
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: prefix + "/" + name, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: prefix + "/" + name, isDirectory: &isDirectory)
             return isDirectory.boolValue ? nil : name
         } ?? []
         XCTAssertEqual(left, [], "left behind")
