@@ -109,11 +109,9 @@ public struct TodoItem: Sendable {
     static func parseHeader(_ bytes: UnsafeBufferPointer<UInt8>) -> Header {
         var header = Header()
         let lead = leadingMarkLength(bytes)
-        if bytes.count == lead || ByteScanning.whitespaceLength(bytes, at: lead) > 0 {
-            if ByteScanning.isBlank(UnsafeBufferPointer(rebasing: bytes[lead...])) {
-                header.isBlank = true
-                return header
-            }
+        if isBlank(bytes, after: lead) {
+            header.isBlank = true
+            return header
         }
         var position = lead
         // Each reads one token at `position` into the header and moves past it, if it is there.
@@ -135,7 +133,7 @@ public struct TodoItem: Sendable {
             header.creationDateOffset = position
             position += 11
         }
-        if bytes.count >= lead + 2 && bytes[lead] == 0x78 && bytes[lead + 1] == 0x20 {
+        if isCompleted(bytes, after: lead) {
             header.isCompleted = true
             position = lead + 2
             if priorityToken(bytes, at: position) != nil {
@@ -155,5 +153,28 @@ public struct TodoItem: Sendable {
         }
         header.bodyOffset = position
         return header
+    }
+
+    /// Whether the line is blank (a non-task) and whether it is completed, read from its first
+    /// bytes only: what listing a large file needs, with exactly the rules of the full parse.
+    public static func classify(_ content: ArraySlice<UInt8>) -> (isBlank: Bool, isCompleted: Bool) {
+        content.withUnsafeBufferPointer { bytes in
+            let lead = leadingMarkLength(bytes)
+            if isBlank(bytes, after: lead) { return (true, false) }
+            return (false, isCompleted(bytes, after: lead))
+        }
+    }
+
+    /// Nothing but whitespace after the leading byte order marks.
+    @inline(__always)
+    static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>, after lead: Int) -> Bool {
+        guard bytes.count == lead || ByteScanning.whitespaceLength(bytes, at: lead) > 0 else { return false }
+        return ByteScanning.isBlank(UnsafeBufferPointer(rebasing: bytes[lead...]))
+    }
+
+    /// `x ` after the leading byte order marks.
+    @inline(__always)
+    static func isCompleted(_ bytes: UnsafeBufferPointer<UInt8>, after lead: Int) -> Bool {
+        bytes.count >= lead + 2 && bytes[lead] == 0x78 && bytes[lead + 1] == 0x20
     }
 }

@@ -365,3 +365,15 @@ import Testing
         #expect(item.fields.tags.isEmpty)
     }
 }
+
+/// `TodoItem.classify` reads only a line's first bytes and must agree with the full parse.
+struct TodoItemClassifyTests {
+    @Test(arguments: ["", " ", "\t \t", "x ", "x", "xx done", "x 2026-01-01 paid", "\u{FEFF}x paid", "\u{FEFF}\u{FEFF} ",
+                      "(A) call", " x not done", "X done?", "x\tpaid", "\u{FEFF}", "text"])
+    func classifyAgreesWithTheFullParse(line: String) {
+        let item = TodoItem(line)
+        let kind = TodoItem.classify(Array(line.utf8)[...])
+        #expect(kind.isBlank == item.isBlank, "\(line.debugDescription)")
+        #expect(kind.isCompleted == item.isCompleted, "\(line.debugDescription)")
+    }
+}

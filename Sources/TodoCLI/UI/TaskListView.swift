@@ -10,6 +10,8 @@ struct TaskListView {
     private(set) var document: TodoDocument
     /// The visible tasks' line indices, in display order.
     private(set) var rows: [Int] = []
+    /// How many of `rows` are open tasks (they come first).
+    private(set) var openCount = 0
     /// The selected row (an index into `rows`), 0 when the list is empty.
     private(set) var selected = 0
     /// The first row on screen.
@@ -67,17 +69,34 @@ struct TaskListView {
         let filter = TermFilter(filterText.split(separator: " ").map(String.init), plainText: true)
         var open: [Int] = [], done: [Int] = []
         for index in 0..<document.lineCount {
-            let item = document.item(at: index)
-            guard item.isTask else { continue }
-            if !showHidden && item.isHidden(on: today) { continue }
-            if !filter.isEmpty && !filter.accepts(Array(item.content)) { continue }
-            if item.isCompleted { done.append(index) } else { open.append(index) }
+            // Most lines are decided from their bytes: blank, `x `, and whether an `h:` or `t:`
+            // could be in them; only those are parsed (a first screen on 100k tasks).
+            let content = document.content(at: index)
+            let kind = TodoItem.classify(content)
+            guard !kind.isBlank else { continue }
+            if !showHidden && Self.mayBeHidden(content) && document.item(at: index).isHidden(on: today) { continue }
+            if !filter.isEmpty && !filter.accepts(Array(content)) { continue }
+            if kind.isCompleted { done.append(index) } else { open.append(index) }
         }
         rows = open + done
+        openCount = open.count
         if let task, let index = task.locate(in: document), let row = rows.firstIndex(of: index) {
             selected = row
         } else {
             selected = rows.isEmpty ? 0 : min(max(0, otherwiseRow), rows.count - 1)
         }
+    }
+
+    /// Whether `content` holds `h:` or `t:` after a space or at its start: only then can the task
+    /// be hidden.
+    static func mayBeHidden(_ content: ArraySlice<UInt8>) -> Bool {
+        var previous: UInt8 = 0x20
+        var beforePrevious: UInt8 = 0x20
+        for byte in content {
+            if byte == 0x3A, previous == 0x68 || previous == 0x74, beforePrevious == 0x20 || beforePrevious == 0x09 { return true }
+            beforePrevious = previous
+            previous = byte
+        }
+        return false
     }
 }

@@ -149,9 +149,8 @@ final class UISession {
         case .help: return .message("any key: back to the list")
         case .list:
             if !message.isEmpty { return .message(message) }
-            let open = list.rows.filter { !list.document.item(at: $0).isCompleted }.count
             let filter = list.filterText.isEmpty ? "" : " — filter: \(list.filterText)"
-            return .message("\(file.path) — \(open) open, \(list.rows.count - open) done\(filter) — ? keys, q quit")
+            return .message("\(file.path) — \(list.openCount) open, \(list.rows.count - list.openCount) done\(filter) — ? keys, q quit")
         }
     }
 
