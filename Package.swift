@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "TodoTxt", targets: ["TodoTxt"]),
         // The file layer: safe replacement, locks, watching; for apps that edit the file themselves.
         .library(name: "TodoFileSystem", targets: ["TodoFileSystem"]),
+        // The terminal for full-screen programs: raw mode, size, keys, line editing, display width.
+        .library(name: "TodoTerminal", targets: ["TodoTerminal"]),
         .executable(name: "todo", targets: ["todo"]),
     ],
     targets: [
@@ -19,10 +21,12 @@ let package = Package(
         // All platform code: syscalls, safe replacement, locks, watching.
         // LiveTodoFile reads and edits documents, so this layer knows the format (never commands).
         .target(name: "TodoFileSystem", dependencies: ["TodoTxt", "CTodoSystem"]),
+        // The controlling terminal: termios, window size, signals, key decoding, display width.
+        .target(name: "TodoTerminal"),
         // C library calls that the Glibc module does not import (declared only under _GNU_SOURCE).
         .target(name: "CTodoSystem"),
         // Wires the two together: actions, argument parsing, output.
-        .target(name: "TodoCLI", dependencies: ["TodoTxt", "TodoFileSystem"]),
+        .target(name: "TodoCLI", dependencies: ["TodoTxt", "TodoFileSystem", "TodoTerminal"]),
         .executableTarget(name: "todo", dependencies: ["TodoCLI"]),
         // Not products: measurement and fuzzing harnesses.
         .executableTarget(name: "TodoBench", dependencies: ["TodoTxt", "TodoFileSystem"]),
@@ -36,6 +40,7 @@ let package = Package(
         .testTarget(name: "TodoFileSystemTests", dependencies: ["TodoFileSystem", "TodoTestSupport"]),
         // XCTest only: process-wide measurements that must run with nothing else in the process.
         .testTarget(name: "TodoFileSystemResourceTests", dependencies: ["TodoFileSystem", "TodoTestSupport"]),
+        .testTarget(name: "TodoTerminalTests", dependencies: ["TodoTerminal"]),
         .testTarget(name: "TodoCLITests", dependencies: ["TodoCLI", "TodoTxt", "TodoTestSupport"]),
         // Spawns the built `todo` binary (and real git); depends on it so it is built first.
         .testTarget(name: "EndToEndTests", dependencies: ["todo", "TodoTxt", "TodoTestSupport"]),

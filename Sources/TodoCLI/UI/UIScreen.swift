@@ -1,3 +1,4 @@
+import TodoTerminal
 import TodoTxt
 
 /// Draws `todo ui`'s whole screen as the bytes to send: the visible tasks (line number, text with
@@ -27,7 +28,7 @@ struct UIScreen {
         case prompt(label: String, editor: LineEditor)
     }
 
-    func render(_ list: TaskListView, status: Status, showingHelp: Bool, today: TodoDate) -> [UInt8] {
+    func render(_ list: TaskList, status: Status, showingHelp: Bool, today: TodoDate) -> [UInt8] {
         let height = max(0, rows - 1)
         var out = "\u{1B}[?25l\u{1B}[H"
         var lines: [String] = []
@@ -62,7 +63,7 @@ struct UIScreen {
     }
 
     /// One task: `NN text`, fitted to the width, coloured and highlighted.
-    private func line(_ list: TaskListView, row: Int, digits: Int, today: TodoDate) -> String {
+    private func line(_ list: TaskList, row: Int, digits: Int, today: TodoDate) -> String {
         let index = list.rows[row]
         let item = list.document.item(at: index)
         let number = String(index + 1)

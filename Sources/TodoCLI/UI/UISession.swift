@@ -1,5 +1,6 @@
 import Synchronization
 import TodoFileSystem
+import TodoTerminal
 import TodoTxt
 
 /// `todo ui [FILE]`: a live full-screen list (README, "A live list: todo ui"). Every change is
@@ -54,7 +55,7 @@ final class UISession {
     let terminal: TerminalSession
     let inbox = UIInbox()
     let today: TodoDate
-    var list: TaskListView
+    var list: TaskList
     var mode = Mode.list
     var message = ""
     var undoSteps: [UndoStep] = []
@@ -67,7 +68,7 @@ final class UISession {
         self.terminal = terminal
         today = invocation.clock.today
         uids = UIDRandomness(environment: invocation.environment)
-        list = TaskListView(document: file.document, today: today, showHidden: invocation.showAll)
+        list = TaskList(document: file.document, today: today, showHidden: invocation.showAll)
     }
 
     static func run(_ invocation: Invocation, path: String) throws(CLIError) -> Int32 {

@@ -1,18 +1,18 @@
-/// The one-line text editor of `todo ui` (adding, editing, filtering): a cursor in a line of
+/// A one-line text editor (adding, editing, filtering in `todo ui`): a cursor in a line of
 /// characters, the keys of a shell's line editing.
-struct LineEditor: Equatable {
-    private(set) var characters: [Character]
-    private(set) var cursor: Int
+public struct LineEditor: Equatable, Sendable {
+    public private(set) var characters: [Character]
+    public private(set) var cursor: Int
 
-    init(_ text: String = "") {
+    public init(_ text: String = "") {
         characters = Array(text)
         cursor = characters.count
     }
 
-    var text: String { String(characters) }
+    public var text: String { String(characters) }
 
     /// Applies `key`; returns whether it was an editing key.
-    mutating func handle(_ key: Key) -> Bool {
+    public mutating func handle(_ key: Key) -> Bool {
         switch key {
         case .character(let character):
             characters.insert(character, at: cursor)
@@ -43,5 +43,5 @@ struct LineEditor: Equatable {
     }
 
     /// The columns the text before the cursor takes.
-    var cursorColumn: Int { DisplayWidth.of(String(characters[..<cursor])) }
+    public var cursorColumn: Int { DisplayWidth.of(String(characters[..<cursor])) }
 }

@@ -1,5 +1,5 @@
 import Testing
-@testable import TodoCLI
+@testable import TodoTerminal
 
 /// The pieces of `todo ui` that turn bytes into keys, keys into a line of text, and text into
 /// columns.

@@ -1,27 +1,25 @@
-import TodoTxt
-
-/// What `todo ui` lists and where the selection is: the tasks of the document in `todo sort`'s
+/// What an interactive list shows (`todo ui`, or an app's list) and where the selection is: the tasks of the document in `todo sort`'s
 /// partition (open ones in file order, then completed ones), without the hidden ones (`h:1`, a
 /// future `t:`) unless asked, narrowed by the filter's terms (the rules of `todo ls`).
 ///
 /// A value: rebuilt from each new document, keeping the selection on the same task (by identity:
 /// uid, else the same bytes) and the list scrolled so it stays in view.
-struct TaskListView {
-    private(set) var document: TodoDocument
+public struct TaskList: Sendable {
+    public private(set) var document: TodoDocument
     /// The visible tasks' line indices, in display order.
-    private(set) var rows: [Int] = []
+    public private(set) var rows: [Int] = []
     /// How many of `rows` are open tasks (they come first).
-    private(set) var openCount = 0
+    public private(set) var openCount = 0
     /// The selected row (an index into `rows`), 0 when the list is empty.
-    private(set) var selected = 0
+    public private(set) var selected = 0
     /// The first row on screen.
-    private(set) var top = 0
-    let today: TodoDate
-    let showHidden: Bool
+    public private(set) var top = 0
+    public let today: TodoDate
+    public let showHidden: Bool
     /// The filter as typed ("" for none).
-    private(set) var filterText = ""
+    public private(set) var filterText = ""
 
-    init(document: TodoDocument, today: TodoDate, showHidden: Bool) {
+    public init(document: TodoDocument, today: TodoDate, showHidden: Bool) {
         self.document = document
         self.today = today
         self.showHidden = showHidden
@@ -29,34 +27,34 @@ struct TaskListView {
     }
 
     /// The selected task, or nil when the list is empty.
-    var selectedTask: TaskIdentity? {
+    public var selectedTask: TaskIdentity? {
         rows.isEmpty ? nil : TaskIdentity(index: rows[selected], in: document)
     }
 
     /// A new version of the file: the same task stays selected when it is still there.
-    mutating func replaceDocument(_ new: TodoDocument, select task: TaskIdentity? = nil) {
+    public mutating func replaceDocument(_ new: TodoDocument, select task: TaskIdentity? = nil) {
         let keep = task ?? selectedTask
         let row = selected
         document = new
         rebuild(keeping: keep, otherwiseRow: row)
     }
 
-    mutating func setFilter(_ text: String) {
+    public mutating func setFilter(_ text: String) {
         filterText = text
         rebuild(keeping: selectedTask, otherwiseRow: 0)
     }
 
     /// Moves the selection by `delta` rows (clamped).
-    mutating func move(by delta: Int) {
+    public mutating func move(by delta: Int) {
         guard !rows.isEmpty else { return }
         selected = min(max(0, selected + delta), rows.count - 1)
     }
 
-    mutating func moveToFirst() { selected = 0 }
-    mutating func moveToLast() { selected = max(0, rows.count - 1) }
+    public mutating func moveToFirst() { selected = 0 }
+    public mutating func moveToLast() { selected = max(0, rows.count - 1) }
 
     /// Keeps the selection within the `height` rows shown from `top`.
-    mutating func scroll(height: Int) {
+    public mutating func scroll(height: Int) {
         guard height > 0 else { return }
         if selected < top { top = selected }
         if selected >= top + height { top = selected - height + 1 }

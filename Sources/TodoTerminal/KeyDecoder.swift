@@ -1,5 +1,5 @@
-/// A key as `todo ui` understands it.
-enum Key: Equatable {
+/// A key as a full-screen program understands it.
+public enum Key: Equatable, Sendable {
     case character(Character)
     case enter, escape, backspace, delete, tab
     case up, down, left, right, home, end, pageUp, pageDown
@@ -10,10 +10,12 @@ enum Key: Equatable {
 /// Turns the bytes a terminal sends into keys: UTF-8 characters (a character split across two
 /// reads is kept until it is whole), the escape sequences of the cursor and editing keys (both the
 /// `ESC [` and the `ESC O` forms), and Escape itself: an ESC that ends a read with nothing after it.
-struct KeyDecoder {
+public struct KeyDecoder: Sendable {
     private var partial: [UInt8] = []
 
-    mutating func keys(from bytes: [UInt8]) -> [Key] {
+    public init() {}
+
+    public mutating func keys(from bytes: [UInt8]) -> [Key] {
         let input = partial + bytes
         partial = []
         var keys: [Key] = []

@@ -2,8 +2,8 @@
 /// pictures) two, combining marks and zero-width joiners none, everything else one. Close to
 /// `wcwidth(3)`, which Swift does not offer; a line is always cut by these widths, so columns never
 /// break, at worst a rare character is given a column too many.
-enum DisplayWidth {
-    static func of(_ character: Character) -> Int {
+public enum DisplayWidth {
+    public static func of(_ character: Character) -> Int {
         var width = 0
         for scalar in character.unicodeScalars {
             width = max(width, of(scalar))
@@ -11,7 +11,7 @@ enum DisplayWidth {
         return width
     }
 
-    static func of(_ scalar: Unicode.Scalar) -> Int {
+    public static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0
@@ -29,11 +29,11 @@ enum DisplayWidth {
         }
     }
 
-    static func of(_ text: String) -> Int { text.reduce(0) { $0 + of($1) } }
+    public static func of(_ text: String) -> Int { text.reduce(0) { $0 + of($1) } }
 
     /// `text` cut to at most `width` columns (an ellipsis marks the cut), then padded with spaces
     /// to exactly `width`.
-    static func fitted(_ text: String, width: Int) -> String {
+    public static func fitted(_ text: String, width: Int) -> String {
         guard width > 0 else { return "" }
         var result = ""
         var used = 0

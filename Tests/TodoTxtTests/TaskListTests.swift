@@ -1,14 +1,13 @@
 import Testing
-@testable import TodoCLI
-import TodoTxt
+@testable import TodoTxt
 
 /// What `todo ui` lists: open tasks first, then completed ones; hidden ones only when asked; the
 /// filter's terms as `todo ls` reads them; the selection kept on its task across new versions.
-struct TaskListViewTests {
+struct TaskListTests {
     let today = TodoDate(year: 2026, month: 12, day: 2)!
 
-    func view(_ text: String, showHidden: Bool = false) -> TaskListView {
-        TaskListView(document: TodoDocument(text), today: today, showHidden: showHidden)
+    func view(_ text: String, showHidden: Bool = false) -> TaskList {
+        TaskList(document: TodoDocument(text), today: today, showHidden: showHidden)
     }
 
     @Test func openTasksFirstThenCompletedBlankLinesSkipped() {
