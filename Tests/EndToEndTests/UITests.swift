@@ -92,10 +92,10 @@ final class UITests: XCTestCase {
         // Another process: appends a line, completes a task, then replaces the file by rename.
         let appended = Spawn.run(["sh", "-c", "echo 'from elsewhere' >> '\(path)'"])
         XCTAssertEqual(appended.status, 0)
-        XCTAssertTrue(ui.waitForText("3 from elsewhere", timeout: 1), ui.screen.text)
+        XCTAssertTrue(ui.waitForText("3 from elsewhere", timeout: 3), ui.screen.text)
         Files.write(directory + "/new.txt", "x 2025-11-28 call mom\nbuy milk\nfrom elsewhere\n")
         XCTAssertEqual(rename(directory + "/new.txt", path), 0)
-        XCTAssertTrue(ui.waitForText("1 x 2025-11-28 call mom", timeout: 1), ui.screen.text)
+        XCTAssertTrue(ui.waitForText("1 x 2025-11-28 call mom", timeout: 3), ui.screen.text)
         // The selection stayed on buy milk: complete it; everything else is kept.
         ui.send("x")
         XCTAssertTrue(ui.waitFor { _ in
@@ -167,7 +167,7 @@ final class UITests: XCTestCase {
         let ui = try start("call mom\n")
         // Conflict markers arrive from elsewhere: the next edit is refused, on the status line.
         Files.write(path, "<<<<<<< ours\ncall mom\n=======\ncall dad\n>>>>>>> theirs\n")
-        XCTAssertTrue(ui.waitForText("<<<<<<< ours", timeout: 1), ui.screen.text)
+        XCTAssertTrue(ui.waitForText("<<<<<<< ours", timeout: 3), ui.screen.text)
         ui.send("a")
         ui.send("new task\r")
         XCTAssertTrue(ui.waitForText("unresolved conflict markers"), ui.screen.text)

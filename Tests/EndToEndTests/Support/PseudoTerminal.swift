@@ -102,11 +102,13 @@ final class PseudoTerminalProcess {
     func waitForText(_ text: String, timeout: Double = 3) -> Bool { waitFor(timeout: timeout) { $0.text.contains(text) } }
 
     /// Changes the window size (the kernel sends SIGWINCH to the program).
+    /// What was drawn for the old size is read first and the screen model replaced before the
+    /// size changes, so the redraw always lands on the new model.
     func resize(columns: Int, rows: Int) {
-        var window = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
-        _ = ioctl(master, UInt(TIOCSWINSZ), &window)
         pump()
         screen = ScreenModel(columns: columns, rows: rows)
+        var window = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(master, UInt(TIOCSWINSZ), &window)
     }
 
     /// The exit status once the program ended within `timeout`, else nil.
