@@ -346,6 +346,13 @@ final class GitFlowSimulation {
     // MARK: Syncing
 
     func pickMethod() -> GitFlowMethod {
+        // Every fourth round takes the method that has synced least so far, so that a short run
+        // exercises all of them (a weighted draw alone left cherry-pick unused in some 30-round
+        // runs, when the few cherry-picks drawn found nothing to pick).
+        if tally.rounds % 4 == 3,
+           let least = GitFlowMethod.allCases.min(by: { tally.syncs[$0, default: 0] < tally.syncs[$1, default: 0] }) {
+            return least
+        }
         var draw = random.next() % Self.methodWeights.map(\.1).reduce(0, +)
         for (method, weight) in Self.methodWeights {
             if draw < weight { return method }
