@@ -137,10 +137,19 @@ final class UITests: XCTestCase {
     }
 
     func testSIGTERMRestoresTheTerminal() throws {
+        try checkSignalRestoresTheTerminal(SIGTERM)
+    }
+
+    func testSIGHUPRestoresTheTerminal() throws {
+        try checkSignalRestoresTheTerminal(SIGHUP)
+    }
+
+    private func checkSignalRestoresTheTerminal(_ signal: Int32) throws {
         let ui = try start("call mom\n")
-        kill(ui.pid, SIGTERM)
-        XCTAssertEqual(ui.waitForExit(), 0)
-        XCTAssertFalse(ui.screen.alternateScreen)
+        kill(ui.pid, signal)
+        XCTAssertEqual(ui.waitForExit(), 0, "signal \(signal)")
+        XCTAssertFalse(ui.screen.alternateScreen, "signal \(signal)")
+        XCTAssertTrue(ui.screen.cursorVisible, "signal \(signal)")
         XCTAssertEqual(Files.text(path), "call mom\n")
     }
 
