@@ -61,8 +61,8 @@ enum CompletionsAction {
     static func helper(_ name: String, lines: @escaping @Sendable (TodoDocument) -> [String]) -> ActionSpec {
         ActionSpec(name: name, aliases: [], arguments: "", summary: "", options: [], completes: .nothing,
                    run: { invocation, _ throws(CLIError) in
-                       guard let bytes = try? invocation.files.read(invocation.todoFilePath()) else { return 0 }
-                       for line in lines(TodoDocument(bytes: bytes)) { invocation.say(line) }
+                       guard let document = invocation.files.documentIfReadable(invocation.todoFilePath()) else { return 0 }
+                       for line in lines(document) { invocation.say(line) }
                        return 0
                    })
     }

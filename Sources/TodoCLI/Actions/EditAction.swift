@@ -20,7 +20,7 @@ enum EditAction {
             var line: Int?
             if let address = arguments.first {
                 let file = TodoFileEdit(invocation, path: path)
-                line = try file.targets([address], in: TodoDocument(bytes: try invocation.files.read(path)), invocation)[0].index + 1
+                line = try file.targets([address], in: TodoDocument(bytes: try invocation.files.read(path)), invocation)[0].identity.index + 1
             }
             let environment = invocation.environment
             let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"

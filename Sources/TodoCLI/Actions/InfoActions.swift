@@ -78,52 +78,34 @@ enum VersionAction {
 /// surprise.
 enum WhereAction {
     /// `todo` only: under `todo.sh` the files are its config's (docs/todosh.md).
-    static let spec = { () -> ActionSpec in
-        var spec = whereSpec
-        spec.availability = .todoOnly
-        return spec
-    }()
-
-    private static let whereSpec = ActionSpec(
+    static let spec = ActionSpec(
         name: "where", arguments: "",
         summary: "Show which todo and done files are used here, and why.",
         options: [], completes: .nothing, maximumPositionals: 0,
         parsed: { invocation, _, _ throws(CLIError) in
             let todo = invocation.todoFileChoice()
-            let done = invocation.doneFilePath(forTodoFile: todo.path)
-            let doneReason: String
-            if !(invocation.environment["DONE_FILE"] ?? "").isEmpty {
-                doneReason = "$DONE_FILE"
-            } else if !(invocation.configVariables["DONE_FILE"] ?? "").isEmpty {
-                doneReason = "DONE_FILE in \(invocation.configPath ?? "the todo.sh config")"
-            } else {
-                doneReason = "beside the todo file"
-            }
-            for (label, path, reason) in [("todo file", todo.path, todo.reason), ("done file", done, doneReason)] {
+            let done = invocation.doneFileChoice(forTodoFile: todo.path)
+            for (label, path, reason) in [("todo file", todo.path, todo.reason), ("done file", done.path, done.reason)] {
                 let missing = invocation.files.fileSystem.exists(path) ? "" : "; does not exist yet"
                 let line = "\(label): \(path) (\(reason)\(missing))"
                 invocation.io.writeOutput(invocation.displayed(Array(line.utf8)) + [0x0A])
             }
             return 0
-        })
+        }).available(.todoOnly)
 }
 
 /// `todo command ACTION [ARGUMENTS]`: runs a built-in action even when an add-on has its name, as
 /// todo.sh's `command` does; add-ons call `"$TODO_FULL_SH" command ls` to reach the original.
 enum CommandAction {
-    static let spec = { () -> ActionSpec in
-        var spec = ActionSpec(
-            name: "command", aliases: [], arguments: "ACTION [ARGUMENTS]",
-            summary: "Run a built-in action, never an add-on of the same name.", options: [], completes: .actions,
-            run: { invocation, arguments throws(CLIError) in
-                guard let name = arguments.first else { return 0 }
-                guard let action = ActionTable.find(name), action.name != "command" else {
-                    throw .usage("unknown action '\(name)'\(ActionTable.suggestion(for: name)); see '\(invocation.programName) --help'")
-                }
-                return try action.run(&invocation, Array(arguments.dropFirst()))
-            })
-        // Under todo.sh, `command` is part of its dispatch (docs/todosh.md section 1).
-        spec.availability = .todoOnly
-        return spec
-    }()
+    /// `todo` only: under todo.sh, `command` is part of its dispatch (docs/todosh.md section 1).
+    static let spec = ActionSpec(
+        name: "command", aliases: [], arguments: "ACTION [ARGUMENTS]",
+        summary: "Run a built-in action, never an add-on of the same name.", options: [], completes: .actions,
+        run: { invocation, arguments throws(CLIError) in
+            guard let name = arguments.first else { return 0 }
+            guard let action = ActionTable.find(name), action.name != "command" else {
+                throw .usage("unknown action '\(name)'\(ActionTable.suggestion(for: name)); see '\(invocation.programName) --help'")
+            }
+            return try action.run(&invocation, Array(arguments.dropFirst()))
+        }).available(.todoOnly)
 }

@@ -2,16 +2,12 @@
 /// the examples that `--help` shows, so the three cannot disagree. `scripts/install.sh` writes it to
 /// `share/man/man1/todo.1`. Hidden from `--help` and completion (an empty summary).
 enum ManPageAction {
-    static let spec = { () -> ActionSpec in
-        var spec = ActionSpec(
-            name: "__man", aliases: [], arguments: "", summary: "", options: [], completes: .nothing,
-            run: { invocation, _ throws(CLIError) in
-                invocation.io.writeOutput(Array(page().utf8))
-                return 0
-            })
-        spec.availability = .todoOnly
-        return spec
-    }()
+    static let spec = ActionSpec(
+        name: "__man", aliases: [], arguments: "", summary: "", options: [], completes: .nothing,
+        run: { invocation, _ throws(CLIError) in
+            invocation.io.writeOutput(Array(page().utf8))
+            return 0
+        }).available(.todoOnly)
 
     /// What the program reads from its environment, for ENVIRONMENT.
     static let environment: [(name: String, meaning: String)] = [

@@ -42,6 +42,13 @@ struct ActionSpec: Sendable {
         case program = "help and setup"
     }
 
+    /// This action, offered by `availability`'s names only.
+    func available(_ availability: Availability) -> ActionSpec {
+        var copy = self
+        copy.availability = availability
+        return copy
+    }
+
     /// This action listed under `group`, with `details` for `todo help ACTION`.
     func listed(under group: Group, details: [String] = []) -> ActionSpec {
         var copy = self

@@ -43,8 +43,8 @@ struct FileAccess: Sendable {
         }
     }
 
-    /// The file's document, or nil when it does not exist or cannot be read: for the uniqueness
-    /// check of a new uid against the done file, where a missing done file is no error.
+    /// The file's document, or nil when it does not exist or cannot be read: where that is no error
+    /// (the done file a new uid is checked against, the file a shell completion reads).
     func documentIfReadable(_ path: String) -> TodoDocument? {
         (try? readIfExists(path))?.map { TodoDocument(bytes: $0) }
     }

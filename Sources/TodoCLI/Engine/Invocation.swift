@@ -84,9 +84,16 @@ struct Invocation {
 
     /// The done file: `$DONE_FILE`, a config's `DONE_FILE`, else `done.txt` beside the todo file.
     func doneFilePath(forTodoFile todoFile: String) -> String {
-        if let file = environment["DONE_FILE"], !file.isEmpty { return file }
-        if let file = configVariables["DONE_FILE"], !file.isEmpty { return file }
-        return FileAccess.directoryName(of: todoFile) + "/done.txt"
+        doneFileChoice(forTodoFile: todoFile).path
+    }
+
+    /// The done file and why it is the one (`todo where`), in the order of `doneFilePath`.
+    func doneFileChoice(forTodoFile todoFile: String) -> (path: String, reason: String) {
+        if let file = environment["DONE_FILE"], !file.isEmpty { return (file, "$DONE_FILE") }
+        if let file = configVariables["DONE_FILE"], !file.isEmpty {
+            return (file, "DONE_FILE in \(configPath ?? "the todo.sh config")")
+        }
+        return (FileAccess.directoryName(of: todoFile) + "/done.txt", "beside the todo file")
     }
 
     /// How long to wait for another todo process's lock.

@@ -11,28 +11,23 @@ import TodoTxt
 struct TaskTarget {
     /// What the user typed.
     let address: String
-    /// The uid, when the address resolved through one.
-    let uid: String?
-    /// 0-based line index in the snapshot.
-    let index: Int
-    /// The line's content when chosen.
-    let content: [UInt8]
+    /// Where it was, its bytes, and its uid when the address resolved through one (the library's
+    /// rule for finding a task again, `TaskIdentity.locate`).
+    let identity: TaskIdentity
 
     /// The task `reference` found for `address` in `document`.
     init(address: String, reference: TaskReference, in document: TodoDocument) {
         self.address = address
-        uid = reference.uid
-        index = reference.index
-        content = Array(document.content(at: reference.index))
+        identity = TaskIdentity(index: reference.index, content: Array(document.content(at: reference.index)),
+                                uid: reference.uid)
     }
+
+    /// The line's content when chosen.
+    var content: [UInt8] { identity.content }
 
     /// Where this task is in `document` (the same or a newer version of the file).
     func locate(in document: TodoDocument, path: String) throws(CLIError) -> Int {
-        if let uid, index >= document.lineCount || !document.content(at: index).elementsEqual(content),
-           let owner = try? document.resolve("uid:" + uid) {
-            return owner.index
-        }
-        guard let found = TaskIdentity.relocate(index: index, content: content, in: document) else {
+        guard let found = identity.locate(in: document) else {
             throw .failure("\(path): task \(address) changed while this command ran; nothing done")
         }
         return found

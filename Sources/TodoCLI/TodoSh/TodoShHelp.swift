@@ -225,11 +225,8 @@ enum TodoShHelp {
     }
 
     /// todo.sh's `shorthelp` (and `-h`): an action of that name only.
-    static let shortHelpSpec: ActionSpec = {
-        var spec = TodoNameActions.spec("shorthelp", arguments: "", summary: "", completes: .nothing, todoSh: shortHelp)
-        spec.availability = .todoShOnly
-        return spec
-    }()
+    static let shortHelpSpec = TodoNameActions.spec("shorthelp", arguments: "", summary: "", completes: .nothing,
+                                                    todoSh: shortHelp).available(.todoShOnly)
 
     static func shortHelp(_ context: inout TodoShContext, _ arguments: [String]) throws(CLIError) -> Int32 {
         printHelp(.short, context)

@@ -8,23 +8,24 @@ import TodoTxt
 /// it is then; changes made by anything else arrive through the file watcher and are shown, with
 /// the selection kept on the same task.
 enum UIAction {
-    static let spec = { () -> ActionSpec in
-        var spec = ActionSpec(
-            name: "ui", arguments: "[FILE]",
-            summary: "A live full-screen list: move, complete, add, edit, filter; changes made elsewhere show at once.",
-            options: [], completes: .files,
-            parsed: { invocation, parsed, _ throws(CLIError) in
-                try UISession.run(invocation, path: invocation.todoFilePath(explicit: parsed.positionals.first))
-            })
-        spec.availability = .todoOnly
-        return spec
-    }()
+    static let spec = ActionSpec(
+        name: "ui", arguments: "[FILE]",
+        summary: "A live full-screen list: move, complete, add, edit, filter; changes made elsewhere show at once.",
+        options: [], completes: .files,
+        parsed: { invocation, parsed, _ throws(CLIError) in
+            try UISession.run(invocation, path: invocation.todoFilePath(explicit: parsed.positionals.first))
+        }).available(.todoOnly)
 }
 
 /// What the watcher hands over to the screen's thread.
 final class UIInbox: Sendable {
     let document = Mutex<TodoDocument?>(nil)
     let problem = Mutex<String?>(nil)
+
+    /// The newest document handed over since the last call, if any.
+    func takeDocument() -> TodoDocument? { document.withLock { value in defer { value = nil }; return value } }
+    /// The newest problem reported since the last call, if any.
+    func takeProblem() -> String? { problem.withLock { value in defer { value = nil }; return value } }
 }
 
 /// One change `u` can take back: line contents before and after, where the line was.
@@ -88,12 +89,16 @@ final class UISession {
 
     // MARK: - The loop
 
+    /// The alternate screen on; and off again with the colours reset and the cursor shown.
+    static let enterScreen = Array("\u{1B}[?1049h".utf8)
+    static let leaveScreen = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
+
     func loop() -> Int32 {
         terminal.enterRawMode()
-        terminal.write(Array("\u{1B}[?1049h".utf8))
+        terminal.write(Self.enterScreen)
         defer {
             file.stop()
-            terminal.write(Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8))
+            terminal.write(Self.leaveScreen)
             terminal.restore()
         }
         let inbox = self.inbox
@@ -119,11 +124,11 @@ final class UISession {
             case .timeout:
                 break
             }
-            if let document = inbox.document.withLock({ value -> TodoDocument? in defer { value = nil }; return value }) {
+            if let document = inbox.takeDocument() {
                 list.replaceDocument(document)
                 redraw = true
             }
-            if let problem = inbox.problem.withLock({ value -> String? in defer { value = nil }; return value }) {
+            if let problem = inbox.takeProblem() {
                 message = problem
                 redraw = true
             }
@@ -135,8 +140,12 @@ final class UISession {
         let size = terminal.size
         list.scroll(height: max(1, size.rows - 1))
         let screen = UIScreen(columns: size.columns, rows: size.rows, usesColor: invocation.usesColor)
-        terminal.write(screen.render(list, status: status, showingHelp: { if case .help = mode { return true }; return false }(),
-                                     today: today))
+        terminal.write(screen.render(list, status: status, showingHelp: isShowingHelp, today: today))
+    }
+
+    var isShowingHelp: Bool {
+        if case .help = mode { return true }
+        return false
     }
 
     var status: UIScreen.Status {
@@ -260,16 +269,18 @@ final class UISession {
     }
 
     func suspend() {
-        terminal.write(Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8))
+        terminal.write(Self.leaveScreen)
         terminal.suspend()
-        terminal.write(Array("\u{1B}[?1049h".utf8))
+        terminal.write(Self.enterScreen)
         if let fresh = try? file.reload() { list.replaceDocument(fresh) }
     }
 
     // MARK: - Edits (each written at once)
 
-    /// Runs a change of the file; on success shows the new document, records `undo`, says `done`.
-    func change(_ what: String, _ body: (inout TodoDocument, inout [UndoStep.LineChange]) throws(LiveEditError) -> TaskIdentity?) {
+    /// Runs a change of the file; on success shows the new document, records what `u` needs and
+    /// says `what`; on failure says why. Returns whether the file was changed as asked.
+    @discardableResult
+    func change(_ what: String, _ body: (inout TodoDocument, inout [UndoStep.LineChange]) throws(LiveEditError) -> TaskIdentity?) -> Bool {
         var changes: [UndoStep.LineChange] = []
         var select: TaskIdentity?
         do {
@@ -280,20 +291,16 @@ final class UISession {
             list.replaceDocument(written, select: select)
             if !changes.isEmpty { undoSteps.append(UndoStep(changes: changes, what: what)) }
             message = what
+            return true
         } catch {
             message = error.description
+            return false
         }
     }
 
-    func located(_ task: TaskIdentity, in document: TodoDocument) throws(LiveEditError) -> Int {
-        guard let index = task.locate(in: document) else { throw .taskGone(path: file.path, task: task) }
-        return index
-    }
-
     func toggle(_ task: TaskIdentity) {
-        let done = invocation.files.documentIfReadable(invocation.doneFilePath(forTodoFile: file.path))
         change("done / not done") { (document: inout TodoDocument, changes: inout [UndoStep.LineChange]) throws(LiveEditError) in
-            let index = try located(task, in: document)
+            let index = try file.locate(task, in: document)
             let item = document.item(at: index)
             let before = Array(item.content)
             if item.isCompleted {
@@ -306,6 +313,8 @@ final class UISession {
             document.replaceContent(at: index, with: line)
             changes.append(.init(index: index, before: before, after: line))
             if item.recurrence.value != nil {
+                // The done file only now: only a recurring task needs a fresh uid.
+                let done = invocation.files.documentIfReadable(invocation.doneFilePath(forTodoFile: file.path))
                 let uid = UID.generate(using: &uids, unusedIn: document, and: done)
                 if let next = item.nextRecurrence(completedOn: today, uid: uid) {
                     let added = document.appendLine(next)
@@ -347,7 +356,7 @@ final class UISession {
 
     func prioritize(_ task: TaskIdentity, _ priority: Priority?) {
         change("priority set") { (document: inout TodoDocument, changes: inout [UndoStep.LineChange]) throws(LiveEditError) in
-            let index = try located(task, in: document)
+            let index = try file.locate(task, in: document)
             let item = document.item(at: index)
             let line: [UInt8]
             do throws(TaskEditError) { line = try item.prioritized(priority) } catch { throw .edit(error) }
@@ -360,7 +369,7 @@ final class UISession {
 
     func delete(_ task: TaskIdentity) {
         change("deleted") { (document: inout TodoDocument, changes: inout [UndoStep.LineChange]) throws(LiveEditError) in
-            let index = try located(task, in: document)
+            let index = try file.locate(task, in: document)
             changes.append(.init(index: index, before: Array(document.content(at: index)), after: nil))
             document.removeLine(at: index)
             return nil
@@ -382,7 +391,7 @@ final class UISession {
             message = "nothing to undo"
             return
         }
-        change("undone: \(step.what)") { (document: inout TodoDocument, _: inout [UndoStep.LineChange]) throws(LiveEditError) in
+        let undone = change("undone: \(step.what)") { (document: inout TodoDocument, _: inout [UndoStep.LineChange]) throws(LiveEditError) in
             for change in step.changes.reversed() {
                 if let after = change.after {
                     guard let index = TaskIdentity.relocate(index: change.index, content: after, in: document) else {
@@ -396,7 +405,7 @@ final class UISession {
             return nil
         }
         // `change` recorded nothing for the undo itself; a failed undo stays undoable.
-        if message.hasPrefix(file.path) { undoSteps.append(step) }
+        if !undone { undoSteps.append(step) }
     }
 }
 

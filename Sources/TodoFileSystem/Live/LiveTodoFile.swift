@@ -72,7 +72,7 @@ public final class LiveTodoFile: Sendable {
                 do throws(FileSystemError) {
                     let fresh = try LiveTodoFile.read(path, fileSystem)
                     let isNew = current.withLock { document -> Bool in
-                        guard document.rendered() != fresh.rendered() else { return false }
+                        guard !FileSystem.sameBytes(document.rendered()[...], fresh.rendered()[...]) else { return false }
                         document = fresh
                         return true
                     }
@@ -106,7 +106,7 @@ public final class LiveTodoFile: Sendable {
     public func edit(_ task: TaskIdentity,
                      _ change: @escaping (TodoItem) throws(TaskEditError) -> [UInt8]?) throws(LiveEditError) -> TodoDocument {
         try update { (document: inout TodoDocument) throws(LiveEditError) in
-            guard let index = task.locate(in: document) else { throw .taskGone(path: path, task: task) }
+            let index = try locate(task, in: document)
             let new: [UInt8]?
             do throws(TaskEditError) { new = try change(document.item(at: index)) } catch { throw .edit(error) }
             if let new { document.replaceContent(at: index, with: new) }
@@ -117,9 +117,15 @@ public final class LiveTodoFile: Sendable {
     @discardableResult
     public func delete(_ task: TaskIdentity) throws(LiveEditError) -> TodoDocument {
         try update { (document: inout TodoDocument) throws(LiveEditError) in
-            guard let index = task.locate(in: document) else { throw .taskGone(path: path, task: task) }
-            document.removeLine(at: index)
+            document.removeLine(at: try locate(task, in: document))
         }
+    }
+
+    /// Where `task` is in `document` (a version of this file), or `LiveEditError.taskGone`: for
+    /// changes written with `update`.
+    public func locate(_ task: TaskIdentity, in document: TodoDocument) throws(LiveEditError) -> Int {
+        guard let index = task.locate(in: document) else { throw .taskGone(path: path, task: task) }
+        return index
     }
 
     /// Appends `line` as a new task at the end of the file.
