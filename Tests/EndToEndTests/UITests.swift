@@ -16,11 +16,12 @@ final class UITests: XCTestCase {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    private func start(_ text: String, arguments: [String] = [], columns: Int = 80, rows: Int = 12) throws -> PseudoTerminalProcess {
+    private func start(_ text: String, arguments: [String] = [], options: [String] = [], columns: Int = 80,
+                       rows: Int = 12) throws -> PseudoTerminalProcess {
         Files.write(path, text)
         let environment = ["HOME": directory, "TODO_FILE": path, "TERM": "xterm", "NO_COLOR": "1",
                            "TODO_TEST_TIME": "1764410000", "TZ": "UTC", "TODO_TEST_UID_SEED": "1", "LC_ALL": "C.UTF-8"]
-        let ui = try XCTUnwrap(PseudoTerminalProcess([Spawn.todo, "ui"] + arguments, environment: environment,
+        let ui = try XCTUnwrap(PseudoTerminalProcess([Spawn.todo] + options + ["ui"] + arguments, environment: environment,
                                                      columns: columns, rows: rows))
         XCTAssertTrue(ui.waitFor { $0.alternateScreen && $0.lines.last?.isEmpty == false }, "\(ui.screen.text)")
         return ui
@@ -201,5 +202,31 @@ final class UITests: XCTestCase {
         ui.send("x")
         XCTAssertTrue(ui.waitFor { _ in Files.text(self.path) == "x 2025-11-29 call mom\n" }, "raw mode is back: keys work")
         quit(ui)
+    }
+
+    func testHiddenTasksShowWithAllSortPriorityRemovalAndEscapeCancelsAnAdd() throws {
+        let text = "x 2025-11-01 paid rent\n(B) call mom\nwait t:2027-01-01\nsecret h:1\n"
+        let ui = try start(text)
+        XCTAssertFalse(ui.screen.text.contains("wait") || ui.screen.text.contains("secret"), ui.screen.text)
+        // p then space: no priority.
+        ui.send("p ")
+        XCTAssertTrue(ui.waitFor { _ in Files.text(self.path).contains("\ncall mom\n") }, Files.text(path))
+        // Esc drops an add in progress: nothing written.
+        let before = Files.text(path)
+        ui.send("anever mind")
+        XCTAssertTrue(ui.waitForText("add: never mind"), ui.screen.text)
+        ui.send([0x1B])
+        XCTAssertTrue(ui.waitFor { !$0.text.contains("add: ") }, ui.screen.text)
+        XCTAssertEqual(Files.text(path), before)
+        // s: the file sorted as `todo sort` sorts it.
+        ui.send("s")
+        XCTAssertTrue(ui.waitFor { _ in
+            Files.text(self.path) == "call mom\nwait t:2027-01-01\nsecret h:1\nx 2025-11-01 paid rent\n"
+        }, Files.text(path))
+        quit(ui)
+        // With -a, the hidden ones are listed too.
+        let all = try start(Files.text(path), arguments: [], options: ["-a"])
+        XCTAssertTrue(all.waitForText("wait t:2027-01-01") && all.screen.text.contains("secret h:1"), all.screen.text)
+        quit(all)
     }
 }
