@@ -17,10 +17,11 @@ final class UITests: XCTestCase {
     }
 
     private func start(_ text: String, arguments: [String] = [], options: [String] = [], columns: Int = 80,
-                       rows: Int = 12) throws -> PseudoTerminalProcess {
+                       rows: Int = 12, environment extra: [String: String] = [:]) throws -> PseudoTerminalProcess {
         Files.write(path, text)
-        let environment = ["HOME": directory, "TODO_FILE": path, "TERM": "xterm", "NO_COLOR": "1",
+        var environment = ["HOME": directory, "TODO_FILE": path, "TERM": "xterm", "NO_COLOR": "1",
                            "TODO_TEST_TIME": "1764410000", "TZ": "UTC", "TODO_TEST_UID_SEED": "1", "LC_ALL": "C.UTF-8"]
+        environment.merge(extra) { _, new in new }
         let ui = try XCTUnwrap(PseudoTerminalProcess([Spawn.todo] + options + ["ui"] + arguments, environment: environment,
                                                      columns: columns, rows: rows))
         XCTAssertTrue(ui.waitFor { $0.alternateScreen && $0.lines.last?.isEmpty == false }, "\(ui.screen.text)")
@@ -228,5 +229,16 @@ final class UITests: XCTestCase {
         let all = try start(Files.text(path), arguments: [], options: ["-a"])
         XCTAssertTrue(all.waitForText("wait t:2027-01-01") && all.screen.text.contains("secret h:1"), all.screen.text)
         quit(all)
+    }
+
+    func testAddFollowsTodoAddsSettingsAndRefusesAnEmptyTask() throws {
+        let ui = try start("call mom\n", environment: ["TODOTXT_DATE_ON_ADD": "0", "TODOTXT_UID_ON_ADD": "0",
+                                                      "TODOTXT_PRIORITY_ON_ADD": "c"])
+        ui.send("abuy milk\r")
+        XCTAssertTrue(ui.waitFor { _ in Files.text(self.path) == "call mom\n(C) buy milk\n" }, Files.text(path))
+        ui.send("a(A) \r")
+        XCTAssertTrue(ui.waitForText("the task text is empty; nothing added"), ui.screen.text)
+        XCTAssertEqual(Files.text(path), "call mom\n(C) buy milk\n")
+        quit(ui)
     }
 }

@@ -62,6 +62,11 @@ final class UISession {
     var undoSteps: [UndoStep] = []
     var decoder = KeyDecoder()
     var uids: UIDRandomness
+    /// What `todo add` puts on a new task (a creation date, a uid, `TODOTXT_PRIORITY_ON_ADD`), from
+    /// the same settings.
+    let addsCreationDate: Bool
+    let addsUID: Bool
+    let priorityOnAdd: Priority?
 
     init(invocation: Invocation, file: LiveTodoFile, terminal: TerminalSession) {
         self.invocation = invocation
@@ -69,6 +74,10 @@ final class UISession {
         self.terminal = terminal
         today = invocation.clock.today
         uids = UIDRandomness(environment: invocation.environment)
+        let settings = TodoNameActions.settings(for: invocation)
+        addsCreationDate = settings.dateOnAdd
+        addsUID = settings.uidOnAdd
+        priorityOnAdd = Priority(settings.priorityOnAdd.uppercased())
         list = TaskList(document: file.document, today: today, showHidden: invocation.showAll)
     }
 
@@ -325,11 +334,18 @@ final class UISession {
         }
     }
 
+    /// Adds `text` as `todo add` would: the same line (`AddActions.newLine`), a uid unused in the
+    /// todo and done files; a text that is only a header (`(A)`) is as empty as none.
     func add(_ text: String) {
-        let done = invocation.files.documentIfReadable(invocation.doneFilePath(forTodoFile: file.path))
+        let creationDate = addsCreationDate ? today : nil
+        guard TodoItem(AddActions.newLine(Array(text.utf8), creationDate: creationDate, uid: nil, priorityOnAdd: nil)).hasDescription else {
+            message = "the task text is empty; nothing added"
+            return
+        }
+        let done = addsUID ? invocation.files.documentIfReadable(invocation.doneFilePath(forTodoFile: file.path)) : nil
         change("added") { (document: inout TodoDocument, changes: inout [UndoStep.LineChange]) throws(LiveEditError) in
-            let uid = UID.generate(using: &uids, unusedIn: document, and: done)
-            let line = TodoItem.newTaskLine(Array(text.utf8), creationDate: today, uid: uid)
+            let uid = addsUID ? UID.generate(using: &uids, unusedIn: document, and: done) : nil
+            let line = AddActions.newLine(Array(text.utf8), creationDate: creationDate, uid: uid, priorityOnAdd: priorityOnAdd)
             let index = document.appendLine(line)
             changes.append(.init(index: index, before: nil, after: line))
             return TaskIdentity(index: index, in: document)
