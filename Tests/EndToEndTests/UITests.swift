@@ -181,8 +181,27 @@ final class UITests: XCTestCase {
         XCTAssertTrue(ui.waitForText("<<<<<<< ours", timeout: 3), ui.screen.text)
         ui.send("a")
         ui.send("new task\r")
-        XCTAssertTrue(ui.waitForText("unresolved conflict markers"), ui.screen.text)
+        XCTAssertTrue(ui.waitForText("unresolved merge conflict"), ui.screen.text)
         XCTAssertEqual(Files.text(path), "<<<<<<< ours\ncall mom\n=======\ncall dad\n>>>>>>> theirs\n")
+        quit(ui)
+    }
+
+    func testABinaryFileArrivingIsNotRewrittenAndAHardLinkIsToldOf() throws {
+        let ui = try start("call mom\n")
+        // Another name for the file: the UI's write detaches it, and says so on the status line.
+        let other = directory + "/linked.txt"
+        XCTAssertNoThrow(try FileManager.default.linkItem(atPath: path, toPath: other))
+        ui.send("x")
+        XCTAssertTrue(ui.waitForText("hard links"), ui.screen.text)
+        XCTAssertEqual(Files.text(path), "x 2025-11-29 call mom\n")
+        XCTAssertEqual(Files.text(other), "call mom\n")
+        // A binary file put in its place is never rewritten: the edit is refused on the status line.
+        Files.write(path, "call mom\n\u{0}\u{1}\n")
+        XCTAssertTrue(ui.waitForText("call mom", timeout: 3), ui.screen.text)
+        ui.send("a")
+        ui.send("new task\r")
+        XCTAssertTrue(ui.waitForText("NUL byte"), ui.screen.text)
+        XCTAssertEqual(Files.text(path), "call mom\n\u{0}\u{1}\n")
         quit(ui)
     }
 

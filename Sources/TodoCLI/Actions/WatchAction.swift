@@ -57,28 +57,21 @@ enum WatchAction {
         return .nanoseconds(Int64((value * 1e9).rounded()))
     }
 
-    /// Sorts `bytes` as `todo sort` does and counts the completed tasks that changed position.
-    /// Returns nil bytes when the file is already sorted.
+    /// How many completed tasks `order` (a sorted order of `document`) puts somewhere else.
     ///
     /// Complexity: O(n) in the number of lines.
-    static func sortCountingMoves(_ bytes: [UInt8]) -> (bytes: [UInt8]?, moved: Int) {
-        var document = TodoDocument(bytes: bytes)
-        let order = document.sortedOrder()
-        if order.elementsEqual(0..<document.lineCount) { return (nil, 0) }
+    static func completedTasksMoved(by order: [Int], in document: TodoDocument) -> Int {
         var moved = 0
         for (position, index) in order.enumerated() where position != index {
-            let content = document.content(at: index)
-            if content.count >= 2 && content.first == 0x78 && content.dropFirst().first == 0x20 { moved += 1 }
+            if TodoItem.classify(document.content(at: index)).isCompleted { moved += 1 }
         }
-        document.reorder(order)
-        return (document.rendered(), moved)
+        return moved
     }
 
     /// The task list as `--list` prints it: one line per non-blank line, `NR text` with the number
     /// zero-padded to the width of the line count (as todo.sh does), then a `--` summary line.
     /// Control characters are escaped when `escaping` (output to a terminal).
-    static func listing(_ bytes: [UInt8], path: String, escaping: Bool) -> [UInt8] {
-        let document = TodoDocument(bytes: bytes)
+    static func listing(_ document: TodoDocument, path: String, escaping: Bool) -> [UInt8] {
         let width = String(document.lineCount).utf8.count
         var out: [UInt8] = []
         var tasks = 0
@@ -109,7 +102,8 @@ struct WatchOptions: Sendable {
     let quiet: Bool
 }
 
-/// One run of `todo watch`: a `FileWatcher`, the termination signals, and the sorting they trigger.
+/// One run of `todo watch`: a `LiveTodoFile` (the watching and the safe writes every live program
+/// uses), the termination signals, and the sorting they trigger.
 ///
 /// Concurrency: every handler (file events, sibling names, signals) runs on `queue`, one at a time,
 /// and the mutable state is touched only there. A signal therefore never interrupts a replacement:
@@ -120,40 +114,50 @@ final class WatchSession: @unchecked Sendable {
     private let invocation: Invocation
     private let queue = DispatchQueue(label: "todo.watch")
     private let finished = DispatchSemaphore(value: 0)
-    private let watcher: FileWatcher
 
     // Touched only on `queue`.
     private var exitCode: Int32?
     private var waitingForFile = false
     /// The file did not exist at start and has not appeared yet.
     private var neverSeen = false
-    /// What `--list` printed last, so that an event that changed nothing (the watcher's own write
-    /// coming back, `touch`) does not print the same list again.
+    /// What `--list` printed last, so that a version that lists the same (a blank line added) does
+    /// not print the same list again.
     private var lastListing: [UInt8]?
 
     init(_ options: WatchOptions, invocation: Invocation) {
         self.options = options
         self.invocation = invocation
-        watcher = FileWatcher(path: options.path, backend: options.backend, settle: options.settle, queue: queue)
     }
 
     /// Watches until a signal or a fatal event; returns the exit code.
     func run() throws(CLIError) -> Int32 {
+        let path = options.path
+        let warn = invocation.warn
+        let file: LiveTodoFile
+        do {
+            file = try LiveTodoFile(path: path, fileSystem: invocation.files.fileSystem, lockTimeout: invocation.lockTimeout,
+                                    settle: options.settle, backend: options.backend, queue: queue) { note in
+                if let message = FileAccess.message(for: note, path: path) { warn(message) }
+            }
+        } catch {
+            // A path that cannot even be read (a directory, no permission) cannot be watched either.
+            throw .failure("watch: cannot watch \(path): \(error)")
+        }
         let signals = TerminationSignals(queue: queue) { [self] _ in finish(0) }
         var onSibling: (@Sendable (String) -> Void)?
-        if options.reconciles { onSibling = { @Sendable [self] name in siblingAppeared(name) } }
+        if options.reconciles { onSibling = { @Sendable [self] name in siblingAppeared(name, file) } }
         do throws(FileWatcherError) {
-            try watcher.start(onSibling: onSibling) { @Sendable [self] event in handle(event) }
+            try file.start(onSibling: onSibling) { @Sendable [self] event in handle(event, file) }
         } catch {
             signals.cancel()
             throw .failure("watch: \(error.message)")
         }
-        if let status = watcher.status, let reason = status.fallbackReason {
-            log("\(options.path): file notifications unavailable (\(reason)); polling instead")
+        if let reason = file.watchStatus?.fallbackReason {
+            log("\(path): file notifications unavailable (\(reason)); polling instead")
         }
-        queue.async { [self] in startUp() }
+        queue.async { [self] in startUp(file) }
         finished.wait()
-        watcher.stop()
+        file.stop()
         signals.cancel()
         return queue.sync { exitCode ?? 0 }
     }
@@ -166,14 +170,14 @@ final class WatchSession: @unchecked Sendable {
         finished.signal()
     }
 
-    private func startUp() {
+    private func startUp(_ file: LiveTodoFile) {
         guard exitCode == nil else { return }
         // One line to say it runs (a service's log, or a terminal that would otherwise stay blank).
         log("watching \(options.path)")
-        if options.reconciles { reconcile() }
+        if options.reconciles { reconcile(file) }
         if invocation.files.fileSystem.exists(options.path) {
-            sort()
-            if options.lists { list() }
+            sort(file)
+            if options.lists { list(file.document) }
         } else {
             waitingForFile = true
             neverSeen = true
@@ -181,7 +185,7 @@ final class WatchSession: @unchecked Sendable {
         }
     }
 
-    private func handle(_ event: FileWatchEvent) {
+    private func handle(_ event: LiveFileEvent, _ file: LiveTodoFile) {
         guard exitCode == nil else { return }
         switch event {
         case .changed:
@@ -190,50 +194,51 @@ final class WatchSession: @unchecked Sendable {
                 log(neverSeen ? "\(options.path) appeared" : "\(options.path) is back")
                 neverSeen = false
             }
-            sort()
-            if options.lists { list() }
+            sort(file)
+            if options.lists { list(file.document) }
         case .removed:
             waitingForFile = true
             log("\(options.path) removed; waiting for it to come back")
+        case .unreadable(let error):
+            report(.failure(error.description))
         case .directoryGone:
             let directory = FileAccess.directoryName(of: options.path)
             fail("watch: the directory of \(options.path) (\(directory)) was removed, renamed or unmounted; stopping")
-        case .error(let message):
+        case .watchFailed(let message):
             fail("watch: \(message); stopping")
         }
     }
 
-    private func siblingAppeared(_ name: String) {
-        guard exitCode == nil, let status = watcher.status else { return }
+    private func siblingAppeared(_ name: String, _ file: LiveTodoFile) {
+        guard exitCode == nil, let status = file.watchStatus else { return }
         let doneName = invocation.doneFilePath(forTodoFile: options.path).split(separator: "/").last.map(String.init) ?? "done.txt"
         let isCopy = [status.name, doneName].contains { !ConflictCopies.copies(of: $0, in: [name]).isEmpty }
         guard isCopy else { return }
-        reconcile()
-        sort()
-        if options.lists { list() }
+        reconcile(file)
+        sort(file)
+        if options.lists { list(file.document) }
     }
 
-    /// Re-sorts the file under the lock; logs one line when something moved, nothing otherwise.
-    private func sort() {
-        let path = options.path
+    /// Re-sorts the file as it is now, under the lock; logs one line when something moved, nothing
+    /// otherwise (a sorted file is not written).
+    private func sort(_ file: LiveTodoFile) {
         var moved = 0
         do {
-            let written = try invocation.files.resort(path, lockTimeout: invocation.lockTimeout, warn: invocation.warn) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
-                // A conflict block is left alone (reported, watching goes on) until someone resolves it.
-                try TodoFileEdit.refuseConflictMarkers(current, path: path)
-                let sorted = WatchAction.sortCountingMoves(current)
-                moved = sorted.moved
-                return sorted.bytes.map { .bytes($0) }
+            try file.update { (document: inout TodoDocument) throws(LiveEditError) in
+                let order = document.sortedOrder()
+                moved = WatchAction.completedTasksMoved(by: order, in: document)
+                document.reorder(order)
             }
-            if written { log("sorted \(path): \(moved) completed task\(moved == 1 ? "" : "s") moved") }
+            if moved > 0 { log("sorted \(options.path): \(moved) completed task\(moved == 1 ? "" : "s") moved") }
         } catch {
-            // Gone between the event and the read: the watcher reports `.removed` next.
-            if !invocation.files.fileSystem.exists(path) { return }
-            report(error)
+            // A conflict block is left alone (reported, watching goes on) until someone resolves it;
+            // a file gone between the event and the read is reported as `.removed` next.
+            if !invocation.files.fileSystem.exists(options.path) { return }
+            report(.failure(error.description))
         }
     }
 
-    private func reconcile() {
+    private func reconcile(_ file: LiveTodoFile) {
         let io = invocation.io
         let quiet = options.quiet
         let logging = CommandIO(writeOutput: { bytes in if !quiet { io.writeError(bytes) } },
@@ -249,16 +254,8 @@ final class WatchSession: @unchecked Sendable {
         }
     }
 
-    private func list() {
-        let bytes: [UInt8]
-        do {
-            guard let read = try invocation.files.readIfExists(options.path) else { return }
-            bytes = read
-        } catch {
-            report(error)
-            return
-        }
-        let listing = WatchAction.listing(bytes, path: options.path, escaping: invocation.io.outputIsTerminal)
+    private func list(_ document: TodoDocument) {
+        let listing = WatchAction.listing(document, path: options.path, escaping: invocation.io.outputIsTerminal)
         guard listing != lastListing else { return }
         lastListing = listing
         invocation.io.writeOutput(listing)

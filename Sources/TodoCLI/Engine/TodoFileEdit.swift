@@ -34,9 +34,9 @@ struct TodoFileEdit {
         if let line = ConflictMarkers.firstBlockLine(in: bytes) { throw .failure(conflictMessage(path: path, line: line)) }
     }
 
-    /// `FILE: line N: unresolved merge conflict; resolve it, then run again`.
+    /// `FILE: line N: unresolved merge conflict; resolve it, then run again`, as the live file says it.
     static func conflictMessage(path: String, line: Int) -> String {
-        "\(path): line \(line): unresolved merge conflict (<<<<<<< … >>>>>>>); resolve it, then run again"
+        LiveEditError.conflictMarkers(path: path, line: line).description
     }
 
     /// Every address resolved in `document` before anything is written: one unknown address fails

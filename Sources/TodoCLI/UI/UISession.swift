@@ -54,7 +54,7 @@ final class UISession {
     let invocation: Invocation
     let file: LiveTodoFile
     let terminal: TerminalSession
-    let inbox = UIInbox()
+    let inbox: UIInbox
     let today: TodoDate
     var list: TaskList
     var mode = Mode.list
@@ -68,9 +68,10 @@ final class UISession {
     let addsUID: Bool
     let priorityOnAdd: Priority?
 
-    init(invocation: Invocation, file: LiveTodoFile, terminal: TerminalSession) {
+    init(invocation: Invocation, file: LiveTodoFile, inbox: UIInbox, terminal: TerminalSession) {
         self.invocation = invocation
         self.file = file
+        self.inbox = inbox
         self.terminal = terminal
         today = invocation.clock.today
         uids = UIDRandomness(environment: invocation.environment)
@@ -86,14 +87,18 @@ final class UISession {
             throw .failure("ui needs a terminal: standard input is not one")
         }
         let file: LiveTodoFile
+        let inbox = UIInbox()
         do {
+            // What a write had to tell (hard links detached, say) goes to the status line.
             file = try LiveTodoFile(path: path, fileSystem: invocation.files.fileSystem,
-                                    lockTimeout: invocation.lockTimeout, settle: .milliseconds(50))
+                                    lockTimeout: invocation.lockTimeout, settle: .milliseconds(50)) { note in
+                if let message = FileAccess.message(for: note, path: path) { inbox.problem.withLock { $0 = message } }
+            }
         } catch {
             throw .failure(error.description)
         }
         try FileAccess.refuseNULBytes(file.document.rendered(), path: path)
-        return UISession(invocation: invocation, file: file, terminal: terminal).loop()
+        return UISession(invocation: invocation, file: file, inbox: inbox, terminal: terminal).loop()
     }
 
     // MARK: - The loop

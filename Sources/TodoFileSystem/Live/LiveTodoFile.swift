@@ -39,52 +39,105 @@ import TodoTxt
 /// ```
 ///
 /// Thread-safe: `document` may be read from any thread, edits may come from any thread (they are
-/// serialised by the writers' lock), and `onChange` runs on the watcher's queue.
+/// serialised by the writers' lock), and the watching callbacks run on the watcher's queue.
+///
+/// Every write is `todo`'s safe replacement with a writer's guarantees (docs/files.md): under the
+/// writers' lock, refusing a file that holds NUL bytes or unresolved conflict markers, carrying over
+/// what appenders write meanwhile, and writing nothing when the change leaves the bytes as they are.
 public final class LiveTodoFile: Sendable {
     /// The file, as given.
     public let path: String
     let fileSystem: FileSystem
     let lockTimeout: Duration
-    private let current: Mutex<TodoDocument>
+    private let noteSink: @Sendable (ReplaceNote) -> Void
+    private let current: Mutex<Version>
     private let watcher: FileWatcher
 
+    /// What this object last saw of the file.
+    private struct Version {
+        var document: TodoDocument
+        /// The file did not exist (its document is then empty).
+        var isMissing: Bool
+    }
+
     /// Opens `path` (a file that does not exist yet reads as empty; it is created by the first edit).
-    /// `settle`: how quiet the file must be before a change is read (see `FileWatcher`).
+    ///
+    /// - Parameters:
+    ///   - settle: how quiet the file must be before a change is read (see `FileWatcher`).
+    ///   - queue: where the watching callbacks run (default: a queue of the watcher's own).
+    ///   - notes: what a write had to tell (late appends carried over, hard links detached, a
+    ///     write not yet durable); the write itself succeeded.
     public init(path: String, fileSystem: FileSystem = FileSystem(), lockTimeout: Duration = .seconds(5),
-                settle: Duration = FileWatcher.defaultSettle, backend: FileWatcherBackend = .automatic) throws(FileSystemError) {
+                settle: Duration = FileWatcher.defaultSettle, backend: FileWatcherBackend = .automatic,
+                queue: DispatchQueue? = nil,
+                notes: @escaping @Sendable (ReplaceNote) -> Void = { _ in }) throws(FileSystemError) {
         self.path = path
         self.fileSystem = fileSystem
         self.lockTimeout = lockTimeout
-        current = Mutex(try LiveTodoFile.read(path, fileSystem))
-        watcher = FileWatcher(path: path, backend: backend, settle: settle)
+        noteSink = notes
+        let read = try LiveTodoFile.readIfExists(path, fileSystem)
+        current = Mutex(Version(document: read ?? TodoDocument(), isMissing: read == nil))
+        watcher = FileWatcher(path: path, backend: backend, settle: settle, queue: queue)
     }
 
-    /// The file as last read or written.
-    public var document: TodoDocument { current.withLock { $0 } }
+    /// The file as last read or written (empty while the file does not exist).
+    public var document: TodoDocument { current.withLock { $0.document } }
 
-    /// Starts watching: `onChange` gets every new version of the file (not the ones this object
-    /// wrote itself), `onProblem` what stops the watching or a failed read (the last document stays).
-    public func start(onProblem: @escaping @Sendable (String) -> Void = { _ in },
-                      onChange: @escaping @Sendable (TodoDocument) -> Void) throws(FileWatcherError) {
-        try watcher.start { [self] event in
+    /// How the file is watched (nil before `start` and after the watching ended).
+    public var watchStatus: FileWatcherStatus? { watcher.status }
+
+    /// Starts watching: `onEvent` gets every new version of the file (not the ones this object
+    /// wrote itself), its removal, a failed read, and the end of the watching.
+    ///
+    /// - Parameter onSibling: the name of each other file that appears in the directory (to spot a
+    ///   sync client's conflict copy); see `FileWatcher.start`.
+    public func start(onSibling: (@Sendable (String) -> Void)? = nil,
+                      onEvent: @escaping @Sendable (LiveFileEvent) -> Void) throws(FileWatcherError) {
+        try watcher.start(onSibling: onSibling) { [self] event in
             switch event {
             case .changed, .removed:
                 do throws(FileSystemError) {
-                    let fresh = try LiveTodoFile.read(path, fileSystem)
-                    let isNew = current.withLock { document -> Bool in
-                        guard !FileSystem.sameBytes(document.rendered()[...], fresh.rendered()[...]) else { return false }
-                        document = fresh
-                        return true
-                    }
-                    if isNew { onChange(fresh) }
+                    if let news = try news(LiveTodoFile.readIfExists(path, fileSystem)) { onEvent(news) }
                 } catch {
-                    onProblem(error.description)
+                    onEvent(.unreadable(error))
                 }
             case .directoryGone:
-                onProblem("\(path): its directory is gone; changes are no longer seen")
+                onEvent(.directoryGone)
             case .error(let message):
-                onProblem(message)
+                onEvent(.watchFailed(message))
             }
+        }
+    }
+
+    /// Starts watching, for a program that only shows the file: `onChange` gets every new version
+    /// (an empty document when the file is removed), `onProblem` a failed read or the end of the
+    /// watching, worded for the user (the last document stays).
+    public func start(onProblem: @escaping @Sendable (String) -> Void = { _ in },
+                      onChange: @escaping @Sendable (TodoDocument) -> Void) throws(FileWatcherError) {
+        let path = path
+        try start { event in
+            switch event {
+            case .changed(let document): onChange(document)
+            case .removed: onChange(TodoDocument())
+            case .unreadable(let error): onProblem(error.description)
+            case .directoryGone: onProblem("\(path): its directory is gone; changes are no longer seen")
+            case .watchFailed(let message): onProblem(message)
+            }
+        }
+    }
+
+    /// What the file read as `fresh` (nil: missing) means next to the last version seen, which it
+    /// becomes: nil when nothing changed.
+    private func news(_ fresh: TodoDocument?) -> LiveFileEvent? {
+        current.withLock { seen -> LiveFileEvent? in
+            guard let fresh else {
+                if seen.isMissing { return nil }
+                seen = Version(document: TodoDocument(), isMissing: true)
+                return .removed
+            }
+            if !seen.isMissing && FileSystem.sameBytes(seen.document.rendered()[...], fresh.rendered()[...]) { return nil }
+            seen = Version(document: fresh, isMissing: false)
+            return .changed(fresh)
         }
     }
 
@@ -94,9 +147,10 @@ public final class LiveTodoFile: Sendable {
     /// Re-reads the file now (after a resume from suspension, say); returns the document.
     @discardableResult
     public func reload() throws(FileSystemError) -> TodoDocument {
-        let fresh = try LiveTodoFile.read(path, fileSystem)
-        current.withLock { $0 = fresh }
-        return fresh
+        let fresh = try LiveTodoFile.readIfExists(path, fileSystem)
+        let version = Version(document: fresh ?? TodoDocument(), isMissing: fresh == nil)
+        current.withLock { $0 = version }
+        return version.document
     }
 
     /// Changes the task `task` (as the caller saw it) with `change`, which gets the task as it is
@@ -135,6 +189,7 @@ public final class LiveTodoFile: Sendable {
     }
 
     /// Any change of the whole document (`todo sort`'s, say), applied to the file as it is now.
+    /// A change that leaves the bytes as they are writes nothing.
     @discardableResult
     public func update(_ change: (inout TodoDocument) throws(LiveEditError) -> Void) throws(LiveEditError) -> TodoDocument {
         let lock: FileLock
@@ -142,22 +197,27 @@ public final class LiveTodoFile: Sendable {
         let result: Result<TodoDocument, LiveEditError> = replaceHoldingLock(change)
         lock.release()
         let written = try result.get()
-        current.withLock { $0 = written }
+        let version = Version(document: written, isMissing: !fileSystem.exists(path))
+        current.withLock { $0 = version }
         return written
     }
 
     /// `update`'s replacement, under the lock the caller holds.
     private func replaceHoldingLock(_ change: (inout TodoDocument) throws(LiveEditError) -> Void) -> Result<TodoDocument, LiveEditError> {
         var written: TodoDocument?
-        var options = ReplaceOptions()
-        options.createIfMissing = true
+        let options = ReplaceOptions(createIfMissing: true, refusesNULBytes: true, writerWait: lockTimeout)
         do {
-            _ = try fileSystem.replace(path, options: options) { (old: [UInt8]) throws(LiveEditError) -> [UInt8]? in
+            let outcome = try fileSystem.replace(path, options: options) { (old: [UInt8]) throws(LiveEditError) -> [UInt8]? in
                 if let line = ConflictMarkers.firstBlockLine(in: old) { throw .conflictMarkers(path: path, line: line) }
                 var document = TodoDocument(bytes: old)
                 try change(&document)
                 written = document
                 return document.rendered()
+            }
+            if case .written(_, let notes) = outcome {
+                notes.forEach(noteSink)
+                // Under the lock, so a temporary file of ours still beside the file is a dead writer's.
+                fileSystem.removeAbandonedTemporaryFiles(beside: path, now: Int64(ProcessContext.now()))
             }
         } catch {
             switch error {
@@ -168,14 +228,28 @@ public final class LiveTodoFile: Sendable {
         return .success(written ?? document)
     }
 
-    /// The file's document; a file that does not exist is empty.
-    static func read(_ path: String, _ fileSystem: FileSystem) throws(FileSystemError) -> TodoDocument {
+    /// The file's document, or nil when it does not exist.
+    static func readIfExists(_ path: String, _ fileSystem: FileSystem) throws(FileSystemError) -> TodoDocument? {
         do {
             return TodoDocument(bytes: try fileSystem.read(path).bytes)
         } catch .notFound {
-            return TodoDocument()
+            return nil
         }
     }
+}
+
+/// What watching a `LiveTodoFile` reports.
+public enum LiveFileEvent: Sendable {
+    /// The file holds a new version (not one this object wrote): now its `document`.
+    case changed(TodoDocument)
+    /// The file was removed or renamed away; `document` is empty until it comes back (`changed`).
+    case removed
+    /// A new version could not be read; `document` keeps the last one.
+    case unreadable(FileSystemError)
+    /// The file's directory was removed, renamed or unmounted: the watching has ended.
+    case directoryGone
+    /// The watcher failed (this message says why): the watching has ended.
+    case watchFailed(String)
 }
 
 /// Why a live edit was not made. In every case the file is as it was.
@@ -195,7 +269,7 @@ public enum LiveEditError: Error, Sendable, CustomStringConvertible {
             let text = String(decoding: task.content, as: UTF8.self)
             return "\(path): the task is gone (changed or deleted elsewhere): \(text)"
         case .conflictMarkers(let path, let line):
-            return "\(path): line \(line): unresolved conflict markers; resolve them first"
+            return "\(path): line \(line): unresolved merge conflict (<<<<<<< … >>>>>>>); resolve it, then run again"
         case .edit(let problem): return problem.description
         case .file(let problem): return problem.description
         }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 import Testing
 import TodoFileSystem
@@ -95,5 +100,76 @@ struct LiveTodoFileTests {
         try file.append(bytes("three"))
         try await Task.sleep(for: .milliseconds(300))
         #expect(seen.withLock { $0 } == ["one\ntwo\n"])
+    }
+
+    /// Waits (at most 3 s) until `condition` holds.
+    func eventually(_ condition: () -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(3)
+        while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        return condition()
+    }
+
+    @Test func theEventsSayWhatBecameOfTheFile() async throws {
+        writeFile(path, "one\n")
+        let file = try LiveTodoFile(path: path, settle: .milliseconds(20))
+        let seen = Mutex<[String]>([])
+        try file.start { event in
+            let word: String
+            switch event {
+            case .changed(let document): word = "changed " + String(decoding: document.rendered(), as: UTF8.self)
+            case .removed: word = "removed"
+            case .unreadable(let error): word = "unreadable \(error)"
+            case .directoryGone: word = "directoryGone"
+            case .watchFailed(let message): word = "failed \(message)"
+            }
+            seen.withLock { $0.append(word) }
+        }
+        defer { file.stop() }
+        #expect(file.watchStatus != nil)
+        unlink(path)
+        #expect(try await eventually { seen.withLock { $0 } == ["removed"] })
+        #expect(file.document.lineCount == 0)
+        // Back with the very bytes it had: still news, the file exists again.
+        writeFile(path, "one\n")
+        #expect(try await eventually { seen.withLock { $0 } == ["removed", "changed one\n"] })
+        try file.append(bytes("two"))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(seen.withLock { $0 } == ["removed", "changed one\n"], "its own write is not an event")
+    }
+
+    @Test func aFileHoldingNULIsNotRewritten() throws {
+        writeFile(path, "one\n\0two\n")
+        let file = try LiveTodoFile(path: path)
+        #expect {
+            try file.append(bytes("three"))
+        } throws: { error in
+            guard case LiveEditError.file(.holdsNUL(_, let line)) = error else { return false }
+            return line == 2
+        }
+        #expect(readFile(path) == "one\n\0two\n")
+    }
+
+    @Test func aChangeThatChangesNothingWritesNothing() throws {
+        writeFile(path, "b\nx done\n")
+        var before = stat()
+        #expect(stat(path, &before) == 0)
+        let file = try LiveTodoFile(path: path)
+        try file.update { (document: inout TodoDocument) throws(LiveEditError) in document.reorder(document.sortedOrder()) }
+        var after = stat()
+        #expect(stat(path, &after) == 0)
+        #expect(after.st_ino == before.st_ino, "not replaced")
+        #expect(readFile(path) == "b\nx done\n")
+    }
+
+    @Test func whatAWriteHadToTellIsHandedOn() throws {
+        writeFile(path, "one\n")
+        let other = directory.file("linked.txt")
+        #expect(link(path, other) == 0)
+        let notes = Mutex<[ReplaceNote]>([])
+        let file = try LiveTodoFile(path: path) { note in notes.withLock { $0.append(note) } }
+        try file.append(bytes("two"))
+        #expect(notes.withLock { $0 } == [.hardLinksDetached(linkCount: 2)])
+        #expect(readFile(path) == "one\ntwo\n")
+        #expect(readFile(other) == "one\n")
     }
 }
