@@ -29,12 +29,13 @@ let package = Package(
         .target(name: "TodoCLI", dependencies: ["TodoTxt", "TodoFileSystem", "TodoTerminal"]),
         .executableTarget(name: "todo", dependencies: ["TodoCLI"]),
         // Not products: measurement and fuzzing harnesses.
-        .executableTarget(name: "TodoBench", dependencies: ["TodoTxt", "TodoFileSystem"]),
+        // TodoTestSupport: the seeded generator and the pseudo-terminal the `ui` section runs in.
+        .executableTarget(name: "TodoBench", dependencies: ["TodoTxt", "TodoFileSystem", "TodoTestSupport"]),
         .executableTarget(name: "TodoFuzz", dependencies: ["TodoFuzzChecks"]),
         // The fuzz targets' invariant checks, shared by the fuzz binary and the corpus replay test.
         .target(name: "TodoFuzzChecks", dependencies: ["TodoTxt"]),
-        // What several test targets share: the seeded generator, the printed property seed, and the
-        // merge-field oracle written from sync.md.
+        // What several test targets (and the benchmark) share: the seeded generator, the printed
+        // property seed, the merge-field oracle written from sync.md, a pseudo-terminal and a screen model.
         .target(name: "TodoTestSupport", dependencies: ["TodoTxt", "TodoFileSystem"], path: "Tests/TodoTestSupport"),
         .testTarget(name: "TodoTxtTests", dependencies: ["TodoTxt", "TodoTestSupport"]),
         .testTarget(name: "TodoFileSystemTests", dependencies: ["TodoFileSystem", "TodoTestSupport"]),

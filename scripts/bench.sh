@@ -12,6 +12,7 @@
 #   watch-latency  `todo watch`: save → sorted file on disk
 #   todosh         `todo` as todo.sh against genuine todo.sh (/usr/bin/todo-txt or $TODOSH_GENUINE)
 #   write-path     `todo add`, `todo do N` against genuine todo.sh's, and `todo ls` peak memory, on 1M lines
+#   ui             `todo ui` in a pseudo-terminal: first screen on 100k tasks, key → screen on 10k, peak memory
 #
 # Exit status: 0 when every section ran and met its checks (library: see --strict), else 1.
 set -uo pipefail
@@ -22,11 +23,11 @@ while [[ $# -gt 0 ]]; do
     if [[ "$1" == -- ]]; then shift; library_options=("$@"); break; fi
     sections+=("$1"); shift
 done
-[[ ${#sections[@]} -eq 0 ]] && sections=(library todo-sort merge watch-latency todosh write-path)
+[[ ${#sections[@]} -eq 0 ]] && sections=(library todo-sort merge watch-latency todosh write-path ui)
 for section in "${sections[@]}"; do
     case "$section" in
-        library|todo-sort|merge|watch-latency|todosh|write-path) ;;
-        *) echo "bench.sh: unknown section '$section' (library, todo-sort, merge, watch-latency, todosh, write-path)" >&2; exit 2 ;;
+        library|todo-sort|merge|watch-latency|todosh|write-path|ui) ;;
+        *) echo "bench.sh: unknown section '$section' (library, todo-sort, merge, watch-latency, todosh, write-path, ui)" >&2; exit 2 ;;
     esac
 done
 swift build -c release --static-swift-stdlib --product TodoBench >&2 || exit 2
@@ -48,6 +49,7 @@ for section in "${sections[@]}"; do
         watch-latency) "$bin/TodoBench" watch-latency || status=1 ;;
         todosh) "$bin/TodoBench" todosh "$bin/todo" || status=1 ;;
         write-path) "$bin/TodoBench" write-path "$bin/todo" || status=1 ;;
+        ui) "$bin/TodoBench" ui "$bin/todo" || status=1 ;;
     esac
 done
 exit $status

@@ -1,3 +1,5 @@
+import TodoTestSupport
+
 /// Seeded, realistic todo.txt content for the benchmarks.
 ///
 /// Lines look like a busy person's list: about 30% completed (scattered, not grouped), priorities,
@@ -86,16 +88,3 @@ struct TodoFileGenerator {
     }
 }
 
-/// SplitMix64: tiny, fast, and good enough to draw benchmark data (not for uids or anything secret).
-/// The one generator of TodoBench's sections.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

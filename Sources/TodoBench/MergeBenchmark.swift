@@ -1,4 +1,5 @@
 // The merge section of TodoBench: a three-way merge of three seeded versions of one large todo.txt.
+import TodoTestSupport
 import TodoTxt
 
 /// Runs the three-way merge benchmark and returns the report to print.

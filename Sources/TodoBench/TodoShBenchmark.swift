@@ -1,13 +1,12 @@
 // The todo.sh benchmark: our `todo` binary, invoked as `todo.sh`, against genuine todo.sh
 // (`/usr/bin/todo-txt`, Debian's todotxt-cli) on the same seeded todo.txt files, in the same run.
-//
-// Self-contained (Glibc only), so `scripts/bench-todosh.sh` can compile it with a one-line driver
-// whatever TodoBench's main.swift looks like.
+// Run it with `scripts/bench.sh todosh`.
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TodoTestSupport
 
 /// Benchmarks `ls` at each size in `sizes` (lines) and `add`/`do` at the largest size, for our binary
 /// (`todoBinary`, run through a `todo.sh` symlink) and genuine todo.sh; returns the report (Markdown).

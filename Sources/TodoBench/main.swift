@@ -2,10 +2,10 @@
 //
 //   TodoBench [--sizes 10k,100k,1M] [--seed N] [--runs N] [--sections name,name] [--strict]
 //   TodoBench todo-sort [--lines 1M] [--runs N] [--small-runs N] [--seed N] [--todo PATH]
-//   TodoBench watch-latency | todosh [TODO_BINARY] | write-path [TODO_BINARY] | merge
+//   TodoBench watch-latency | todosh [TODO_BINARY] | write-path [TODO_BINARY] | ui [TODO_BINARY] | merge
 //
 // The first form is the library table below; the others are whole-process and merge sections, each
-// in its own file (TodoSortProcessBenchmark, WatchLatencyBenchmark, TodoShBenchmark, MergeBenchmark).
+// in its own file (TodoSortProcessBenchmark, WatchLatencyBenchmark, TodoShBenchmark, UIBenchmark, MergeBenchmark).
 //
 // For each size the parent generates a seeded file in a fresh temp directory (mkdtemp) and re-runs
 // this executable as `TodoBench --child PATH --lines N --runs R --sections NAME` once per section, so
@@ -288,6 +288,11 @@ case "todosh":
 case "write-path":
     let todoBinary = subcommandArguments.dropFirst().first ?? watchLatencyTodoBinary()
     let (report, ok) = runWritePathBenchmark(todoBinary: todoBinary, lines: 1_000_000)
+    print(report, terminator: "")
+    exit(ok ? 0 : 1)
+case "ui":
+    let todoBinary = subcommandArguments.dropFirst().first ?? watchLatencyTodoBinary()
+    let (report, ok) = runUIBenchmark(todoBinary: todoBinary, keys: 200)
     print(report, terminator: "")
     exit(ok ? 0 : 1)
 case "merge":

@@ -1,21 +1,21 @@
 import Foundation
-import TodoTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// `todo ui` (or any program) running in a pseudo-terminal of its own: its own session with the
 /// terminal as its controlling one, so it gets raw mode, window-size changes and signals exactly
-/// as in a real terminal. What it writes is applied to a `ScreenModel`.
-final class PseudoTerminalProcess {
-    let master: Int32
-    let pid: pid_t
-    private(set) var screen: ScreenModel
+/// as in a real terminal. What it writes is applied to a `ScreenModel`. Used by the UI's end-to-end
+/// tests and by the benchmark's `ui` section.
+public final class PseudoTerminalProcess {
+    public let master: Int32
+    public let pid: pid_t
+    public private(set) var screen: ScreenModel
     /// Every byte the program wrote.
-    private(set) var output: [UInt8] = []
+    public private(set) var output: [UInt8] = []
     private var exitStatus: Int32?
 
-    init?(_ argv: [String], environment: [String: String], columns: Int = 80, rows: Int = 24) {
+    public init?(_ argv: [String], environment: [String: String], columns: Int = 80, rows: Int = 24) {
         guard let pty = PseudoTerminalCalls.load() else { return nil }
         let master = pty.openpt(O_RDWR | O_NOCTTY)
         guard master >= 0, pty.grantpt(master) == 0, pty.unlockpt(master) == 0, let name = pty.ptsname(master) else { return nil }
@@ -63,9 +63,9 @@ final class PseudoTerminalProcess {
     }
 
     /// Sends bytes as typed.
-    func send(_ text: String) { send(Array(text.utf8)) }
+    public func send(_ text: String) { send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) {
+    public func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
@@ -74,7 +74,7 @@ final class PseudoTerminalProcess {
     }
 
     /// Reads what the program wrote so far into the screen.
-    func pump() {
+    public func pump() {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = read(master, &buffer, buffer.count)
@@ -84,9 +84,21 @@ final class PseudoTerminalProcess {
         }
     }
 
+    /// Waits up to `timeout` (without polling in steps: the wait ends as soon as the program
+    /// writes) for more output, then reads what there is; whether anything arrived.
+    @discardableResult
+    public func pump(waitingUpTo timeout: Duration) -> Bool {
+        let before = output.count
+        var watched = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        _ = poll(&watched, 1, max(0, milliseconds))
+        pump()
+        return output.count > before
+    }
+
     /// Pumps until `condition` holds on the screen or `timeout` passes; whether it held.
     @discardableResult
-    func waitFor(timeout: Double = 3, _ condition: (ScreenModel) -> Bool) -> Bool {
+    public func waitFor(timeout: Double = 3, _ condition: (ScreenModel) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             pump()
@@ -99,12 +111,12 @@ final class PseudoTerminalProcess {
 
     /// Waits until the screen shows `text` somewhere.
     @discardableResult
-    func waitForText(_ text: String, timeout: Double = 3) -> Bool { waitFor(timeout: timeout) { $0.text.contains(text) } }
+    public func waitForText(_ text: String, timeout: Double = 3) -> Bool { waitFor(timeout: timeout) { $0.text.contains(text) } }
 
     /// Changes the window size (the kernel sends SIGWINCH to the program).
     /// What was drawn for the old size is read first and the screen model replaced before the
     /// size changes, so the redraw always lands on the new model.
-    func resize(columns: Int, rows: Int) {
+    public func resize(columns: Int, rows: Int) {
         pump()
         screen = ScreenModel(columns: columns, rows: rows)
         var window = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
@@ -112,7 +124,7 @@ final class PseudoTerminalProcess {
     }
 
     /// The exit status once the program ended within `timeout`, else nil.
-    func waitForExit(timeout: Double = 3) -> Int32? {
+    public func waitForExit(timeout: Double = 3) -> Int32? {
         if let exitStatus { return exitStatus }
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
