@@ -205,6 +205,25 @@ final class UITests: XCTestCase {
         quit(ui)
     }
 
+    func testColoursMarkPriorityDueDatesProjectsAndContextsUnlessNO_COLOR() throws {
+        let text = "(A) call mom +family @phone\npay rent due:2025-11-01\nwater plants due:2025-11-29\nx 2025-11-20 old +family\n"
+        let ui = try start(text, environment: ["NO_COLOR": ""])
+        quit(ui)
+        let output = String(decoding: ui.output, as: UTF8.self)
+        XCTAssertTrue(output.contains("\u{1B}[1;33m"), "priority A")
+        XCTAssertTrue(output.contains("\u{1B}[35m+family\u{1B}[0m"), "a project")
+        XCTAssertTrue(output.contains("\u{1B}[34m@phone\u{1B}[0m"), "a context")
+        XCTAssertTrue(output.contains("\u{1B}[31m2 pay rent"), "overdue")
+        XCTAssertTrue(output.contains("\u{1B}[1m3 water plants"), "due today")
+        XCTAssertTrue(output.contains("\u{1B}[90m4 x 2025-11-20 old +family "), "completed: grey, its project not coloured")
+        let plain = try start(text)
+        quit(plain)
+        let plainOutput = String(decoding: plain.output, as: UTF8.self)
+        for colour in ["\u{1B}[3", "\u{1B}[9", "\u{1B}[1m", "\u{1B}[1;"] {
+            XCTAssertFalse(plainOutput.contains(colour), "NO_COLOR: no \(colour.debugDescription)")
+        }
+    }
+
     func testCtrlZSuspendsAndContinuingRedraws() throws {
         let ui = try start("call mom\n")
         // The test's process group has no job-control shell (it is orphaned), so the kernel drops

@@ -4,7 +4,8 @@ import TodoTxt
 /// Draws `todo ui`'s whole screen as the bytes to send: the visible tasks (line number, text with
 /// control characters escaped, cut to the width by display width), the selected one in reverse
 /// video, and a status line at the bottom that shows a message, or the line being typed with the
-/// cursor in it. Colours (priority A–C, completed, overdue) only when `usesColor`.
+/// cursor in it. Colours (priority A–C, completed, overdue, due today in bold, projects and contexts)
+/// only when `usesColor`.
 struct UIScreen {
     let columns: Int
     let rows: Int
@@ -84,9 +85,31 @@ struct UIScreen {
                 default: break
                 }
             }
+            // Due today: bold, whatever the colour.
+            if !item.isCompleted && item.due.value == today { style += "\u{1B}[1m" }
         }
         if row == list.selected { style += "\u{1B}[7m" }
+        if usesColor && !item.isCompleted { return highlightingWords(plain, style: style) }
         return style.isEmpty ? plain : style + plain + "\u{1B}[0m"
+    }
+
+    /// `line` in `style`, with each `+project` in magenta and each `@context` in blue (on top of the
+    /// line's style, which comes back after each word). The line is already fitted, so a word cut
+    /// at the edge is coloured as far as it shows.
+    private func highlightingWords(_ line: String, style: String) -> String {
+        var out = style
+        var first = true
+        for word in line.split(separator: " ", omittingEmptySubsequences: false) {
+            if !first { out += " " }
+            first = false
+            let colour: String? = switch word.first {
+            case "+" where word.count > 1: "\u{1B}[35m"
+            case "@" where word.count > 1: "\u{1B}[34m"
+            default: nil
+            }
+            if let colour { out += colour + word + "\u{1B}[0m" + style } else { out += word }
+        }
+        return out + "\u{1B}[0m"
     }
 
     private func reverse(_ text: String) -> String { "\u{1B}[7m" + text + "\u{1B}[0m" }
