@@ -224,6 +224,21 @@ final class UITests: XCTestCase {
         }
     }
 
+    func testALockHeldByAnotherProcessIsShownAndTheUIGoesOn() throws {
+        let ui = try start("call mom\n", environment: ["TODO_LOCK_TIMEOUT": "0.2"])
+        let descriptor = LockTests.lockDirectory(directory)
+        XCTAssertGreaterThanOrEqual(descriptor, 0)
+        ui.send("x")
+        XCTAssertTrue(ui.waitForText("is locked by another todo process"), ui.screen.text)
+        XCTAssertEqual(Files.text(path), "call mom\n")
+        // Released: the same key works.
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+        ui.send("x")
+        XCTAssertTrue(ui.waitFor { _ in Files.text(self.path) == "x 2025-11-29 call mom\n" }, Files.text(path))
+        quit(ui)
+    }
+
     func testCtrlZSuspendsAndContinuingRedraws() throws {
         let ui = try start("call mom\n")
         // The test's process group has no job-control shell (it is orphaned), so the kernel drops

@@ -26,6 +26,14 @@ import TodoTxt
 ///         }
 ///     }
 ///
+///     // Or, from a view's `.task { await model.follow() }`, the same changes as a sequence:
+///     func follow() async {
+///         guard let events = try? file.events() else { return }
+///         for await event in events {
+///             if case .changed(let new) = event { document = new }
+///         }
+///     }
+///
 ///     func complete(_ index: Int, today: TodoDate) {
 ///         do {
 ///             document = try file.edit(TaskIdentity(index: index, in: document)) { item in
@@ -124,6 +132,24 @@ public final class LiveTodoFile: Sendable {
             case .watchFailed(let message): onProblem(message)
             }
         }
+    }
+
+    /// The watching as an asynchronous sequence, for an app's task:
+    /// `for await event in try file.events() { … }`. The same events as `start(onSibling:onEvent:)`;
+    /// the sequence ends when the watching does (`directoryGone`, `watchFailed`), and the watching
+    /// stops when the sequence is dropped or its task cancelled. Unread events beyond the newest 16
+    /// are dropped (a `changed` carries the whole document, so the newest is enough).
+    public func events() throws(FileWatcherError) -> AsyncStream<LiveFileEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: LiveFileEvent.self, bufferingPolicy: .bufferingNewest(16))
+        continuation.onTermination = { [self] _ in stop() }
+        try start { event in
+            continuation.yield(event)
+            switch event {
+            case .directoryGone, .watchFailed: continuation.finish()
+            case .changed, .removed, .unreadable: break
+            }
+        }
+        return stream
     }
 
     /// What the file read as `fresh` (nil: missing) means next to the last version seen, which it

@@ -172,4 +172,18 @@ struct LiveTodoFileTests {
         #expect(readFile(path) == "one\ntwo\n")
         #expect(readFile(other) == "one\n")
     }
+
+    @Test(.timeLimit(.minutes(1))) func theEventsAreAnAsynchronousSequenceToo() async throws {
+        writeFile(path, "one\n")
+        let file = try LiveTodoFile(path: path, settle: .milliseconds(20))
+        let events = try file.events()
+        writeFile(path, "one\ntwo\n")
+        var iterator = events.makeAsyncIterator()
+        guard case .changed(let document)? = await iterator.next() else {
+            Issue.record("the first event is not a change")
+            return
+        }
+        #expect(document.rendered() == bytes("one\ntwo\n"))
+        file.stop()
+    }
 }
