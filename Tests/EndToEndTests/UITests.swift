@@ -138,6 +138,22 @@ final class UITests: XCTestCase {
         quit(ui)
     }
 
+    func testTheSmallestAndAVeryLargeTerminal() throws {
+        let text = "日本語のタスクとその説明 +work\ncafé crèmé @home\n(A) call mom\n"
+        let small = try start(text, columns: 20, rows: 5)
+        // Four rows of tasks and the status line, each cut to 20 columns by display width.
+        XCTAssertEqual(Array(small.screen.lines.prefix(3)), ["1 日本語のタスクと…", "2 café crèmé @home", "3 (A) call mom"])
+        XCTAssertEqual(small.screen.lines.count, 5)
+        small.send("a")
+        small.send("日本語 more\r")
+        XCTAssertTrue(small.waitFor { _ in Files.text(self.path).contains("\n2025-11-29 日本語 more uid:") }, Files.text(path))
+        quit(small)
+        let large = try start(text, columns: 400, rows: 150)
+        XCTAssertEqual(large.screen.lines.first, "1 日本語のタスクとその説明 +work")
+        XCTAssertTrue(large.screen.lines.last?.contains("3 open, 0 done") == true, large.screen.lines.last ?? "")
+        quit(large)
+    }
+
     func testSIGTERMRestoresTheTerminal() throws {
         try checkSignalRestoresTheTerminal(SIGTERM)
     }
