@@ -82,13 +82,6 @@ private func makeTaskFile(root: String, tasks: Int, name: String) -> (path: Stri
     return (path, bytes.count)
 }
 
-/// `todo ui` on `path` in a fresh pseudo-terminal.
-private func startUI(_ todoBinary: String, path: String) -> PseudoTerminalProcess? {
-    let environment = ["HOME": FileManager.default.temporaryDirectory.path, "TERM": "xterm-256color", "LC_ALL": "C.UTF-8",
-                       "PATH": "/usr/bin:/bin"]
-    return PseudoTerminalProcess([todoBinary, "-f", path, "ui"], environment: environment, columns: 80, rows: screenRows)
-}
-
 /// Counts the frames the program has finished, reading only what arrived since the last call.
 private struct FrameCounter {
     private var scanned = 0
@@ -104,19 +97,46 @@ private struct FrameCounter {
     }
 }
 
-/// Reads until `frames` frames are complete or 5 s pass; the time it happened, or nil.
-private func awaitFrames(_ ui: PseudoTerminalProcess, _ counter: inout FrameCounter, _ frames: Int) -> ContinuousClock.Instant? {
-    let deadline = ContinuousClock.now + .seconds(5)
-    while ContinuousClock.now < deadline {
-        if counter.frames(in: ui.output) >= frames { return .now }
-        ui.pump(waitingUpTo: .milliseconds(50))
-    }
-    return counter.frames(in: ui.output) >= frames ? .now : nil
-}
+/// `todo ui` on one file in a fresh pseudo-terminal, from its first screen on; each key sent is
+/// timed to the end of the frame it causes (one per key: the UI draws once per batch of input).
+private final class UIRun {
+    let ui: PseudoTerminalProcess
+    private var counter = FrameCounter()
+    private var frames = 0
 
-private func quit(_ ui: PseudoTerminalProcess) {
-    ui.send("q")
-    _ = ui.waitForExit(timeout: 5)
+    /// Starts the UI and waits for its first screen; nil when it cannot start or shows nothing
+    /// within 5 s.
+    init?(_ todoBinary: String, path: String) {
+        let environment = ["HOME": FileManager.default.temporaryDirectory.path, "TERM": "xterm-256color", "LC_ALL": "C.UTF-8",
+                           "PATH": "/usr/bin:/bin"]
+        guard let ui = PseudoTerminalProcess([todoBinary, "-f", path, "ui"], environment: environment, columns: 80, rows: screenRows)
+        else { return nil }
+        self.ui = ui
+        guard nextFrame() != nil else { return nil }
+    }
+
+    /// Sends `key` and waits for its frame: the milliseconds in between, or nil after 5 s.
+    func press(_ key: String) -> Double? {
+        let sent = ContinuousClock.now
+        ui.send(key)
+        return nextFrame().map { milliseconds($0 - sent) }
+    }
+
+    /// Reads until one more frame is complete; when that was, or nil after 5 s.
+    private func nextFrame() -> ContinuousClock.Instant? {
+        frames += 1
+        let deadline = ContinuousClock.now + .seconds(5)
+        while counter.frames(in: ui.output) < frames {
+            guard ContinuousClock.now < deadline else { return nil }
+            ui.pump(waitingUpTo: .milliseconds(50))
+        }
+        return .now
+    }
+
+    func quit() {
+        ui.send("q")
+        _ = ui.waitForExit(timeout: 5)
+    }
 }
 
 private func firstScreen(_ todoBinary: String, root: String, tasks: Int, runs: Int) -> (times: [Double]?, fileSize: Int, problem: String) {
@@ -124,11 +144,9 @@ private func firstScreen(_ todoBinary: String, root: String, tasks: Int, runs: I
     var times: [Double] = []
     for _ in 0..<runs {
         let start = ContinuousClock.now
-        guard let ui = startUI(todoBinary, path: file.path) else { return (nil, file.size, "cannot start \(todoBinary) in a pseudo-terminal") }
-        var counter = FrameCounter()
-        guard let shown = awaitFrames(ui, &counter, 1) else { return (nil, file.size, "no first screen within 5 s") }
-        times.append(milliseconds(shown - start))
-        quit(ui)
+        guard let run = UIRun(todoBinary, path: file.path) else { return (nil, file.size, "\(todoBinary) showed no first screen within 5 s") }
+        times.append(milliseconds(.now - start))
+        run.quit()
     }
     return (times, file.size, "")
 }
@@ -136,37 +154,25 @@ private func firstScreen(_ todoBinary: String, root: String, tasks: Int, runs: I
 /// Per kind of key: its name, the latencies in ms, and whether the 16 ms target applies.
 private func keyLatencies(_ todoBinary: String, root: String, tasks: Int, keys: Int) -> Result<[(String, [Double], Bool)], BenchProblem> {
     guard let file = makeTaskFile(root: root, tasks: tasks, name: "keys") else { return .failure(BenchProblem("cannot write the task file")) }
-    guard let ui = startUI(todoBinary, path: file.path) else { return .failure(BenchProblem("cannot start \(todoBinary)")) }
-    defer { quit(ui) }
-    var counter = FrameCounter()
-    var frames = 1
-    guard awaitFrames(ui, &counter, frames) != nil else { return .failure(BenchProblem("no first screen within 5 s")) }
-
-    /// Sends `key`, waits for its frame; the time from sending to the frame's end.
-    func press(_ key: String) -> Double? {
-        let sent = ContinuousClock.now
-        ui.send(key)
-        frames += 1
-        guard let shown = awaitFrames(ui, &counter, frames) else { return nil }
-        return milliseconds(shown - sent)
-    }
+    guard let run = UIRun(todoBinary, path: file.path) else { return .failure(BenchProblem("\(todoBinary) showed no first screen within 5 s")) }
+    defer { run.quit() }
     var moving: [Double] = [], filtering: [Double] = [], toggling: [Double] = []
     for index in 0..<keys {
-        guard let time = press(index % 40 < 20 ? "j" : "k") else { return .failure(BenchProblem("no screen after a move")) }
+        guard let time = run.press(index % 40 < 20 ? "j" : "k") else { return .failure(BenchProblem("no screen after a move")) }
         moving.append(time)
     }
     for _ in 0..<max(1, keys / 10) {
-        guard press("/") != nil else { return .failure(BenchProblem("no screen after /")) }
+        guard run.press("/") != nil else { return .failure(BenchProblem("no screen after /")) }
         for character in ["c", "a", "l", "l"] {
-            guard let time = press(character) else { return .failure(BenchProblem("no screen while filtering")) }
+            guard let time = run.press(character) else { return .failure(BenchProblem("no screen while filtering")) }
             filtering.append(time)
         }
         // Enter keeps the filter; Esc in the list clears it (an Esc alone waits to be told apart
         // from an escape sequence, so it is not what is measured).
-        guard press("\r") != nil, press("\u{1B}") != nil else { return .failure(BenchProblem("no screen after the filter")) }
+        guard run.press("\r") != nil, run.press("\u{1B}") != nil else { return .failure(BenchProblem("no screen after the filter")) }
     }
     for _ in 0..<max(1, keys / 10) {
-        guard let time = press("x") else { return .failure(BenchProblem("no screen after x")) }
+        guard let time = run.press("x") else { return .failure(BenchProblem("no screen after x")) }
         toggling.append(time)
     }
     return .success([("move (j/k)", moving, true), ("filter, per character", filtering, true),
@@ -176,20 +182,15 @@ private func keyLatencies(_ todoBinary: String, root: String, tasks: Int, keys: 
 /// The process's peak resident memory after the first screen and a filter, and the file's size.
 private func peakMemory(_ todoBinary: String, root: String, tasks: Int) -> Result<(Int, Int), BenchProblem> {
     guard let file = makeTaskFile(root: root, tasks: tasks, name: "memory-\(tasks)") else { return .failure(BenchProblem("cannot write the task file")) }
-    guard let ui = startUI(todoBinary, path: file.path) else { return .failure(BenchProblem("cannot start \(todoBinary)")) }
-    defer { quit(ui) }
-    var counter = FrameCounter()
-    var frames = 1
-    guard awaitFrames(ui, &counter, frames) != nil else { return .failure(BenchProblem("no first screen within 5 s")) }
-    for key in ["/", "c", "a", "l", "l", "\r", "G", "g"] {
-        ui.send(key)
-        frames += 1
-        guard awaitFrames(ui, &counter, frames) != nil else { return .failure(BenchProblem("no screen after '\(key)'")) }
+    guard let run = UIRun(todoBinary, path: file.path) else { return .failure(BenchProblem("\(todoBinary) showed no first screen within 5 s")) }
+    defer { run.quit() }
+    for key in ["/", "c", "a", "l", "l", "\r", "G", "g"] where run.press(key) == nil {
+        return .failure(BenchProblem("no screen after '\(key)'"))
     }
-    guard let status = try? String(contentsOfFile: "/proc/\(ui.pid)/status", encoding: .utf8),
+    guard let status = try? String(contentsOfFile: "/proc/\(run.ui.pid)/status", encoding: .utf8),
           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
           let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
-    else { return .failure(BenchProblem("cannot read /proc/\(ui.pid)/status")) }
+    else { return .failure(BenchProblem("cannot read /proc/\(run.ui.pid)/status")) }
     return .success((kilobytes * 1024, file.size))
 }
 

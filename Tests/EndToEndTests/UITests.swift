@@ -193,13 +193,21 @@ final class UITests: XCTestCase {
     func testAnUnwritableChangeIsShownAndTheUIGoesOn() throws {
         let ui = try start("call mom\n")
         // Conflict markers arrive from elsewhere: the next edit is refused, on the status line.
-        Files.write(path, "<<<<<<< ours\ncall mom\n=======\ncall dad\n>>>>>>> theirs\n")
-        XCTAssertTrue(ui.waitForText("<<<<<<< ours", timeout: 3), ui.screen.text)
+        checkAnAddIsRefused(ui, after: "<<<<<<< ours\ncall mom\n=======\ncall dad\n>>>>>>> theirs\n", shows: "<<<<<<< ours",
+                            saying: "unresolved merge conflict")
+        quit(ui)
+    }
+
+    /// Another program writes `content`; once the screen shows `shown`, an add is refused with
+    /// `message` on the status line and the file keeps `content`.
+    private func checkAnAddIsRefused(_ ui: PseudoTerminalProcess, after content: String, shows shown: String, saying message: String,
+                                     line: UInt = #line) {
+        Files.write(path, content)
+        XCTAssertTrue(ui.waitForText(shown, timeout: 3), ui.screen.text, line: line)
         ui.send("a")
         ui.send("new task\r")
-        XCTAssertTrue(ui.waitForText("unresolved merge conflict"), ui.screen.text)
-        XCTAssertEqual(Files.text(path), "<<<<<<< ours\ncall mom\n=======\ncall dad\n>>>>>>> theirs\n")
-        quit(ui)
+        XCTAssertTrue(ui.waitForText(message), ui.screen.text, line: line)
+        XCTAssertEqual(Files.text(path), content, line: line)
     }
 
     func testABinaryFileArrivingIsNotRewrittenAndAHardLinkIsToldOf() throws {
@@ -212,12 +220,7 @@ final class UITests: XCTestCase {
         XCTAssertEqual(Files.text(path), "x 2025-11-29 call mom\n")
         XCTAssertEqual(Files.text(other), "call mom\n")
         // A binary file put in its place is never rewritten: the edit is refused on the status line.
-        Files.write(path, "call mom\n\u{0}\u{1}\n")
-        XCTAssertTrue(ui.waitForText("call mom", timeout: 3), ui.screen.text)
-        ui.send("a")
-        ui.send("new task\r")
-        XCTAssertTrue(ui.waitForText("NUL byte"), ui.screen.text)
-        XCTAssertEqual(Files.text(path), "call mom\n\u{0}\u{1}\n")
+        checkAnAddIsRefused(ui, after: "call mom\n\u{0}\u{1}\n", shows: "2 ^@^A", saying: "NUL byte")
         quit(ui)
     }
 
