@@ -49,11 +49,13 @@ final class UITests: XCTestCase {
         // Done: the priority is kept as pri:, the task sinks.
         ui.send("x")
         XCTAssertTrue(ui.waitForText("x 2025-11-29 call mom uid:k3f9qz pri:A"), ui.screen.text)
+        XCTAssertEqual(ui.screen.lines.last, "marked done")
         XCTAssertEqual(Files.text(path), "x 2025-11-29 call mom uid:k3f9qz pri:A\nbuy milk\n")
         // Not done again: the priority comes back.
         ui.send("G")
         ui.send(" ")
         XCTAssertTrue(ui.waitFor { _ in Files.text(self.path) == "(A) call mom uid:k3f9qz\nbuy milk\n" }, Files.text(path))
+        XCTAssertTrue(ui.waitFor { $0.lines.last == "marked not done" }, ui.screen.text)
         // Add: dated, with a uid.
         ui.send("a")
         ui.send("water plants\r")
@@ -72,6 +74,21 @@ final class UITests: XCTestCase {
         XCTAssertTrue(ui.waitFor { _ in !Files.text(self.path).contains("water") }, Files.text(path))
         ui.send("u")
         XCTAssertTrue(ui.waitFor { _ in Files.text(self.path) == beforeDelete }, Files.text(path))
+        quit(ui)
+    }
+
+    func testARecurringTaskDoneAddsItsNextInstance() throws {
+        let ui = try start("water plants due:2025-11-29 rec:1w uid:w4t3rp\n")
+        ui.send("x")
+        XCTAssertTrue(ui.waitFor { $0.lines.last == "marked done; the next one added as task 2" }, ui.screen.text)
+        let lines = Files.text(path).split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2, Files.text(path))
+        XCTAssertEqual(lines.first, "x 2025-11-29 water plants due:2025-11-29 rec:1w uid:w4t3rp")
+        XCTAssertTrue(lines.last?.hasPrefix("water plants due:2025-12-06 rec:1w uid:") == true, Files.text(path))
+        XCTAssertFalse(lines.last?.hasSuffix("uid:w4t3rp") == true, "the next instance has a uid of its own")
+        // Undo takes back both lines.
+        ui.send("u")
+        XCTAssertTrue(ui.waitFor { _ in Files.text(self.path) == "water plants due:2025-11-29 rec:1w uid:w4t3rp\n" }, Files.text(path))
         quit(ui)
     }
 

@@ -13,12 +13,12 @@ struct UIScreen {
 
     /// The keys, for `?`.
     static let helpLines = [
-        "j/k, arrows    move            g/G, Home/End   first/last    PgUp/PgDn  a page",
-        "x, space       done / not done a               add           e, Enter   edit",
-        "d              delete (y/n)    p then A-Z      priority      p, space   no priority",
-        "/              filter          Esc             clear filter  u          undo",
-        "s              sort            ?               these keys    q, Ctrl-C  quit",
-        "Ctrl-Z         suspend",
+        "j/k, arrows  move           g/G, Home/End first/last    PgUp/PgDn  a page",
+        "x, space     done/not done  a             add           e, Enter   edit",
+        "p then A-Z   priority       p then space  no priority   d          delete",
+        "/            filter         Esc           clear filter  u          undo",
+        "s            sort           ?             these keys    q, Ctrl-C  quit",
+        "Ctrl-Z       suspend",
         "",
         "Every change is written at once; changes made elsewhere show as they happen.",
     ]

@@ -292,9 +292,10 @@ final class UISession {
     // MARK: - Edits (each written at once)
 
     /// Runs a change of the file; on success shows the new document, records what `u` needs and
-    /// says `what`; on failure says why. Returns whether the file was changed as asked.
+    /// says `what` (worked out after `body`, which may have learnt what it did); on failure says why.
+    /// Returns whether the file was changed as asked.
     @discardableResult
-    func change(_ what: String, _ body: (inout TodoDocument, inout [UndoStep.LineChange]) throws(LiveEditError) -> TaskIdentity?) -> Bool {
+    func change(_ what: @autoclosure () -> String, _ body: (inout TodoDocument, inout [UndoStep.LineChange]) throws(LiveEditError) -> TaskIdentity?) -> Bool {
         var changes: [UndoStep.LineChange] = []
         var select: TaskIdentity?
         do {
@@ -303,8 +304,9 @@ final class UISession {
                 select = try body(&document, &changes)
             }
             list.replaceDocument(written, select: select)
-            if !changes.isEmpty { undoSteps.append(UndoStep(changes: changes, what: what)) }
-            message = what
+            let said = what()
+            if !changes.isEmpty { undoSteps.append(UndoStep(changes: changes, what: said)) }
+            message = said
             return true
         } catch {
             message = error.description
@@ -313,11 +315,13 @@ final class UISession {
     }
 
     func toggle(_ task: TaskIdentity) {
-        change("done / not done") { (document: inout TodoDocument, changes: inout [UndoStep.LineChange]) throws(LiveEditError) in
+        var what = "marked done"
+        change(what) { (document: inout TodoDocument, changes: inout [UndoStep.LineChange]) throws(LiveEditError) in
             let index = try file.locate(task, in: document)
             let item = document.item(at: index)
             let before = Array(item.content)
             if item.isCompleted {
+                what = "marked not done"
                 guard let line = item.uncompleted() else { return nil }
                 document.replaceContent(at: index, with: line)
                 changes.append(.init(index: index, before: before, after: line))
@@ -333,6 +337,7 @@ final class UISession {
                 if let next = item.nextRecurrence(completedOn: today, uid: uid) {
                     let added = document.appendLine(next)
                     changes.append(.init(index: added, before: nil, after: next))
+                    what = "marked done; the next one added as task \(added + 1)"
                 }
             }
             return TaskIdentity(index: index, in: document)
