@@ -195,6 +195,23 @@ final class UITests: XCTestCase {
         XCTAssertEqual(run.err, "todo: ui needs a terminal: standard input is not one\n")
     }
 
+    func testAPathThatCannotBeOpenedIsSaidBeforeTheScreenIsTaken() throws {
+        let cases: [(String, String, Int32)] = [
+            (directory + "/missing/todo.txt", "todo: ui: cannot watch \(directory)/missing/todo.txt: directory \(directory)/missing: No such file or directory", 1),
+            (directory, "todo: \(directory): is a directory", 1),
+            ("--bogus", "todo: unknown option --bogus; usage: todo ui [FILE]", 2)]
+        for (argument, message, status) in cases {
+            let environment = ["HOME": directory, "TERM": "xterm", "LC_ALL": "C.UTF-8"]
+            let ui = try XCTUnwrap(PseudoTerminalProcess([Spawn.todo, "ui", argument], environment: environment))
+            XCTAssertEqual(ui.waitForExit(), status, argument)
+            let output = String(decoding: ui.output, as: UTF8.self)
+            XCTAssertTrue(output.contains(message), "\(argument): \(output.debugDescription)")
+            XCTAssertFalse(output.contains("\u{1B}[?1049h"), "\(argument): the alternate screen was never entered")
+            XCTAssertEqual(output.filter { $0 == "\n" || $0 == "\r\n" }.count, 1, "\(argument): one line: \(output.debugDescription)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/missing"), "nothing created")
+    }
+
     func testHelpWideCharactersAndControlCharacters() throws {
         let ui = try start("日本語のタスク +work\nbell \u{07} in text\n", columns: 24, rows: 6)
         let lines = ui.screen.lines

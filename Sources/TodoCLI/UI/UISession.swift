@@ -98,6 +98,14 @@ final class UISession {
             throw .failure(error.description)
         }
         try FileAccess.refuseNULBytes(file.document.rendered(), path: path)
+        // Before the screen is taken: a path that cannot be watched (its directory missing, a
+        // symlink loop) is a mistyped path, said on the command line like `todo watch` says it.
+        do throws(FileWatcherError) {
+            try file.start(onProblem: { problem in inbox.problem.withLock { $0 = problem } },
+                           onChange: { document in inbox.document.withLock { $0 = document } })
+        } catch {
+            throw .failure("ui: \(error.message)")
+        }
         return UISession(invocation: invocation, file: file, inbox: inbox, terminal: terminal).loop()
     }
 
@@ -114,13 +122,6 @@ final class UISession {
             file.stop()
             terminal.write(Self.leaveScreen)
             terminal.restore()
-        }
-        let inbox = self.inbox
-        do {
-            try file.start(onProblem: { problem in inbox.problem.withLock { $0 = problem } },
-                           onChange: { document in inbox.document.withLock { $0 = document } })
-        } catch {
-            message = "\(file.path): changes made elsewhere will not show: \(error)"
         }
         draw()
         while true {
