@@ -69,6 +69,7 @@ final class UITests: XCTestCase {
         // Priority B on it, then delete it (y), then undo the delete.
         ui.send("pb")
         XCTAssertTrue(ui.waitForText("(B) 2025-11-29 water the plants uid:"), ui.screen.text)
+        XCTAssertTrue(ui.waitFor { $0.lines.last == "priority B" }, ui.screen.text)
         let beforeDelete = Files.text(path)
         ui.send("dy")
         XCTAssertTrue(ui.waitFor { _ in !Files.text(self.path).contains("water") }, Files.text(path))
@@ -141,7 +142,8 @@ final class UITests: XCTestCase {
         usleep(300_000)
         ui.send([0x15])
         ui.send("the first\r")
-        XCTAssertTrue(ui.waitForText("add \"the first\" as a new task? (y/n)"), ui.screen.text)
+        XCTAssertTrue(ui.waitFor { $0.lines.last == "task gone (changed or deleted elsewhere); add it as new? (y/n) the first" },
+                      ui.screen.text)
         ui.send("y")
         XCTAssertTrue(ui.waitFor { _ in Files.text(self.path).hasPrefix("call dad\nbuy milk\n2025-11-29 the first uid:") },
                       Files.text(path))
@@ -318,6 +320,7 @@ final class UITests: XCTestCase {
         // p then space: no priority.
         ui.send("p ")
         XCTAssertTrue(ui.waitFor { _ in Files.text(self.path).contains("\ncall mom\n") }, Files.text(path))
+        XCTAssertTrue(ui.waitFor { $0.lines.last == "priority removed" }, ui.screen.text)
         // Esc drops an add in progress: nothing written.
         let before = Files.text(path)
         ui.send("anever mind")

@@ -170,7 +170,8 @@ final class UISession {
         case .filtering(let editor): return .prompt(label: "/", editor: editor)
         case .confirmingDelete: return .message("delete this task? (y/n)")
         case .choosingPriority: return .message("priority: a letter A-Z, space for none")
-        case .offeringAdd(let text): return .message("the task was changed or deleted elsewhere: add \"\(text)\" as a new task? (y/n)")
+        // The question first: a narrow screen cuts the text, never the (y/n).
+        case .offeringAdd(let text): return .message("task gone (changed or deleted elsewhere); add it as new? (y/n) \(text)")
         case .help: return .message("any key: back to the list")
         case .list:
             if !message.isEmpty { return .message(message) }
@@ -382,7 +383,7 @@ final class UISession {
     }
 
     func prioritize(_ task: TaskIdentity, _ priority: Priority?) {
-        change("priority set") { (document: inout TodoDocument, changes: inout [UndoStep.LineChange]) throws(LiveEditError) in
+        change(priority.map { "priority \(Character(Unicode.Scalar($0.letter)))" } ?? "priority removed") { (document: inout TodoDocument, changes: inout [UndoStep.LineChange]) throws(LiveEditError) in
             let index = try file.locate(task, in: document)
             let item = document.item(at: index)
             let line: [UInt8]
