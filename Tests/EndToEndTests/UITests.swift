@@ -93,6 +93,31 @@ final class UITests: XCTestCase {
         quit(ui)
     }
 
+    func testASortIsUndoneOnlyOnTheFileAsItLeftIt() throws {
+        let text = "x 2025-11-01 paid rent\ncall mom\nx 2025-11-02 fed cat\nbuy milk"
+        let ui = try start(text)
+        ui.send("s")
+        XCTAssertTrue(ui.waitFor { _ in Files.text(self.path) == "call mom\nbuy milk\nx 2025-11-01 paid rent\nx 2025-11-02 fed cat" },
+                      Files.text(path))
+        XCTAssertTrue(ui.waitFor { $0.lines.last == "sorted" }, ui.screen.text)
+        ui.send("s")
+        XCTAssertTrue(ui.waitFor { $0.lines.last == "already sorted" }, ui.screen.text)
+        // u takes the sort back, byte for byte (the last line still without its newline).
+        ui.send("u")
+        XCTAssertTrue(ui.waitFor { _ in Files.text(self.path) == text }, Files.text(path))
+        XCTAssertTrue(ui.waitFor { $0.lines.last == "undone: sorted" }, ui.screen.text)
+        // Sorted again, then changed elsewhere: the order no longer fits, so nothing is written.
+        ui.send("s")
+        XCTAssertTrue(ui.waitFor { _ in Files.text(self.path).hasPrefix("call mom\n") }, Files.text(path))
+        let changed = Files.text(path) + "\nfrom elsewhere\n"
+        Files.write(path, changed)
+        XCTAssertTrue(ui.waitForText("from elsewhere", timeout: 3), ui.screen.text)
+        ui.send("u")
+        XCTAssertTrue(ui.waitForText("changed elsewhere meanwhile"), ui.screen.text)
+        XCTAssertEqual(Files.text(path), changed)
+        quit(ui)
+    }
+
     func testFilterNarrowsAsYouTypeAndEscapeClearsIt() throws {
         let ui = try start("call mom +family\nbuy milk @shop\nfix bike +garage\n")
         ui.send("/milk")

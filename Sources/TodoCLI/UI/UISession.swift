@@ -28,15 +28,33 @@ final class UIInbox: Sendable {
     func takeProblem() -> String? { problem.withLock { value in defer { value = nil }; return value } }
 }
 
-/// One change `u` can take back: line contents before and after, where the line was.
+/// One change `u` can take back: line contents before and after, where the line was; or a sort.
 struct UndoStep {
     struct LineChange {
         let index: Int
         let before: [UInt8]?
         let after: [UInt8]?
     }
-    var changes: [LineChange]
-    let what: String
+    /// A sort: `order[p]` is where the line it put at `p` was before, and `written` a fingerprint of
+    /// the bytes it wrote. It is undone only on the file exactly as the sort left it, since a file
+    /// changed since has lines the order does not know.
+    struct Reordering {
+        let order: [Int32]
+        let written: Int
+    }
+    var changes: [LineChange] = []
+    var reordering: Reordering?
+    var what = ""
+
+    mutating func append(_ change: LineChange) { changes.append(change) }
+    var isEmpty: Bool { changes.isEmpty && reordering == nil }
+
+    /// A fingerprint of `document`'s bytes, for this process only (`Hasher` is seeded per process).
+    static func fingerprint(_ document: TodoDocument) -> Int {
+        var hasher = Hasher()
+        document.rendered().withUnsafeBytes { hasher.combine(bytes: $0) }
+        return hasher.finalize()
+    }
 }
 
 final class UISession {
@@ -297,17 +315,18 @@ final class UISession {
     /// says `what` (worked out after `body`, which may have learnt what it did); on failure says why.
     /// Returns whether the file was changed as asked.
     @discardableResult
-    func change(_ what: @autoclosure () -> String, _ body: (inout TodoDocument, inout [UndoStep.LineChange]) throws(LiveEditError) -> TaskIdentity?) -> Bool {
-        var changes: [UndoStep.LineChange] = []
+    func change(_ what: @autoclosure () -> String, _ body: (inout TodoDocument, inout UndoStep) throws(LiveEditError) -> TaskIdentity?) -> Bool {
+        var step = UndoStep()
         var select: TaskIdentity?
         do {
             let written = try file.update { (document: inout TodoDocument) throws(LiveEditError) in
-                changes = []
-                select = try body(&document, &changes)
+                step = UndoStep()
+                select = try body(&document, &step)
             }
             list.replaceDocument(written, select: select)
             let said = what()
-            if !changes.isEmpty { undoSteps.append(UndoStep(changes: changes, what: said)) }
+            step.what = said
+            if !step.isEmpty { undoSteps.append(step) }
             message = said
             return true
         } catch {
@@ -318,7 +337,7 @@ final class UISession {
 
     func toggle(_ task: TaskIdentity) {
         var what = "marked done"
-        change(what) { (document: inout TodoDocument, changes: inout [UndoStep.LineChange]) throws(LiveEditError) in
+        change(what) { (document: inout TodoDocument, changes: inout UndoStep) throws(LiveEditError) in
             let index = try file.locate(task, in: document)
             let item = document.item(at: index)
             let before = Array(item.content)
@@ -355,7 +374,7 @@ final class UISession {
             return
         }
         let done = addsUID ? invocation.files.documentIfReadable(invocation.doneFilePath(forTodoFile: file.path)) : nil
-        change("added") { (document: inout TodoDocument, changes: inout [UndoStep.LineChange]) throws(LiveEditError) in
+        change("added") { (document: inout TodoDocument, changes: inout UndoStep) throws(LiveEditError) in
             let uid = addsUID ? UID.generate(using: &uids, unusedIn: document, and: done) : nil
             let line = AddActions.newLine(Array(text.utf8), creationDate: creationDate, uid: uid, priorityOnAdd: priorityOnAdd)
             let index = document.appendLine(line)
@@ -366,7 +385,7 @@ final class UISession {
 
     func replace(_ task: TaskIdentity, with text: String) {
         var gone = false
-        change("edited") { (document: inout TodoDocument, changes: inout [UndoStep.LineChange]) throws(LiveEditError) in
+        change("edited") { (document: inout TodoDocument, changes: inout UndoStep) throws(LiveEditError) in
             guard let index = task.locate(in: document) else {
                 gone = true
                 throw .taskGone(path: file.path, task: task)
@@ -383,7 +402,7 @@ final class UISession {
     }
 
     func prioritize(_ task: TaskIdentity, _ priority: Priority?) {
-        change(priority.map { "priority \(Character(Unicode.Scalar($0.letter)))" } ?? "priority removed") { (document: inout TodoDocument, changes: inout [UndoStep.LineChange]) throws(LiveEditError) in
+        change(priority.map { "priority \(Character(Unicode.Scalar($0.letter)))" } ?? "priority removed") { (document: inout TodoDocument, changes: inout UndoStep) throws(LiveEditError) in
             let index = try file.locate(task, in: document)
             let item = document.item(at: index)
             let line: [UInt8]
@@ -396,7 +415,7 @@ final class UISession {
     }
 
     func delete(_ task: TaskIdentity) {
-        change("deleted") { (document: inout TodoDocument, changes: inout [UndoStep.LineChange]) throws(LiveEditError) in
+        change("deleted") { (document: inout TodoDocument, changes: inout UndoStep) throws(LiveEditError) in
             let index = try file.locate(task, in: document)
             changes.append(.init(index: index, before: Array(document.content(at: index)), after: nil))
             document.removeLine(at: index)
@@ -405,9 +424,15 @@ final class UISession {
     }
 
     func sort() {
-        change("sorted") { (document: inout TodoDocument, _: inout [UndoStep.LineChange]) throws(LiveEditError) in
-            let sorted = TodoDocument.sort(document.rendered(), by: [])
-            document = TodoDocument(bytes: sorted)
+        var what = "sorted"
+        change(what) { (document: inout TodoDocument, step: inout UndoStep) throws(LiveEditError) in
+            let order = document.sortedOrder()
+            if order.elementsEqual(0..<document.lineCount) {
+                what = "already sorted"
+                return list.selectedTask
+            }
+            document.reorder(order)
+            step.reordering = .init(order: order.map { Int32($0) }, written: UndoStep.fingerprint(document))
             return list.selectedTask
         }
     }
@@ -419,7 +444,15 @@ final class UISession {
             message = "nothing to undo"
             return
         }
-        let undone = change("undone: \(step.what)") { (document: inout TodoDocument, _: inout [UndoStep.LineChange]) throws(LiveEditError) in
+        let undone = change("undone: \(step.what)") { (document: inout TodoDocument, _: inout UndoStep) throws(LiveEditError) in
+            if let reordering = step.reordering {
+                guard reordering.order.count == document.lineCount, UndoStep.fingerprint(document) == reordering.written else {
+                    throw .changedMeanwhile(path: file.path)
+                }
+                var before = [Int](repeating: 0, count: reordering.order.count)
+                for (position, index) in reordering.order.enumerated() { before[Int(index)] = position }
+                document.reorder(before)
+            }
             for change in step.changes.reversed() {
                 if let after = change.after {
                     guard let index = TaskIdentity.relocate(index: change.index, content: after, in: document) else {

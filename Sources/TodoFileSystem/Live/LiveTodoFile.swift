@@ -284,6 +284,9 @@ public enum LiveEditError: Error, Sendable, CustomStringConvertible {
     case taskGone(path: String, task: TaskIdentity)
     /// The file holds an unresolved conflict block (`<<<<<<<`), starting at this line (1-based).
     case conflictMarkers(path: String, line: Int)
+    /// The change needs the file exactly as it was when the change was planned (an undo of a
+    /// reordering), and it has changed since.
+    case changedMeanwhile(path: String)
     /// The edit itself was refused (`TaskEditError`).
     case edit(TaskEditError)
     /// Reading, locking or writing failed.
@@ -296,6 +299,8 @@ public enum LiveEditError: Error, Sendable, CustomStringConvertible {
             return "\(path): the task is gone (changed or deleted elsewhere): \(text)"
         case .conflictMarkers(let path, let line):
             return "\(path): line \(line): unresolved merge conflict (<<<<<<< … >>>>>>>); resolve it, then run again"
+        case .changedMeanwhile(let path):
+            return "\(path): changed elsewhere meanwhile, so this change no longer applies; nothing written"
         case .edit(let problem): return problem.description
         case .file(let problem): return problem.description
         }
