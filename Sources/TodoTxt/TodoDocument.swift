@@ -309,6 +309,15 @@ public struct TodoDocument: Sendable {
         return records.count - 1
     }
 
+    /// Gives the line at `index` this terminator, so that an undo (`ChangeRecord`) puts back what
+    /// an edit changed around it. `.none` is taken only by the last line (any other would join the
+    /// next one).
+    mutating func setTerminator(_ terminator: LineTerminator, at index: Int) {
+        guard terminator != .none || index == records.count - 1 else { return }
+        isPristine = false
+        records[index].terminator = terminator
+    }
+
     /// Removes the line at `index` with its terminator. No other line changes.
     public mutating func removeLine(at index: Int) {
         isPristine = false

@@ -28,33 +28,10 @@ final class UIInbox: Sendable {
     func takeProblem() -> String? { problem.withLock { value in defer { value = nil }; return value } }
 }
 
-/// One change `u` can take back: line contents before and after, where the line was; or a sort.
+/// One change `u` can take back, and what the status line called it.
 struct UndoStep {
-    struct LineChange {
-        let index: Int
-        let before: [UInt8]?
-        let after: [UInt8]?
-    }
-    /// A sort: `order[p]` is where the line it put at `p` was before, and `written` a fingerprint of
-    /// the bytes it wrote. It is undone only on the file exactly as the sort left it, since a file
-    /// changed since has lines the order does not know.
-    struct Reordering {
-        let order: [Int32]
-        let written: Int
-    }
-    var changes: [LineChange] = []
-    var reordering: Reordering?
-    var what = ""
-
-    mutating func append(_ change: LineChange) { changes.append(change) }
-    var isEmpty: Bool { changes.isEmpty && reordering == nil }
-
-    /// A fingerprint of `document`'s bytes, for this process only (`Hasher` is seeded per process).
-    static func fingerprint(_ document: TodoDocument) -> Int {
-        var hasher = Hasher()
-        document.rendered().withUnsafeBytes { hasher.combine(bytes: $0) }
-        return hasher.finalize()
-    }
+    let record: ChangeRecord
+    let what: String
 }
 
 final class UISession {
@@ -315,18 +292,17 @@ final class UISession {
     /// says `what` (worked out after `body`, which may have learnt what it did); on failure says why.
     /// Returns whether the file was changed as asked.
     @discardableResult
-    func change(_ what: @autoclosure () -> String, _ body: (inout TodoDocument, inout UndoStep) throws(LiveEditError) -> TaskIdentity?) -> Bool {
-        var step = UndoStep()
+    func change(_ what: @autoclosure () -> String, _ body: (inout TodoDocument, inout ChangeRecord) throws(LiveEditError) -> TaskIdentity?) -> Bool {
+        var record = ChangeRecord()
         var select: TaskIdentity?
         do {
             let written = try file.update { (document: inout TodoDocument) throws(LiveEditError) in
-                step = UndoStep()
-                select = try body(&document, &step)
+                record = ChangeRecord()
+                select = try body(&document, &record)
             }
             list.replaceDocument(written, select: select)
             let said = what()
-            step.what = said
-            if !step.isEmpty { undoSteps.append(step) }
+            if !record.isEmpty { undoSteps.append(UndoStep(record: record, what: said)) }
             message = said
             return true
         } catch {
@@ -337,27 +313,23 @@ final class UISession {
 
     func toggle(_ task: TaskIdentity) {
         var what = "marked done"
-        change(what) { (document: inout TodoDocument, changes: inout UndoStep) throws(LiveEditError) in
+        change(what) { (document: inout TodoDocument, record: inout ChangeRecord) throws(LiveEditError) in
             let index = try file.locate(task, in: document)
             let item = document.item(at: index)
-            let before = Array(item.content)
             if item.isCompleted {
                 what = "marked not done"
                 guard let line = item.uncompleted() else { return nil }
-                document.replaceContent(at: index, with: line)
-                changes.append(.init(index: index, before: before, after: line))
+                record.replace(at: index, with: line, in: &document)
                 return TaskIdentity(index: index, in: document)
             }
             guard let line = item.completed(on: today) else { return nil }
-            document.replaceContent(at: index, with: line)
-            changes.append(.init(index: index, before: before, after: line))
+            record.replace(at: index, with: line, in: &document)
             if item.recurrence.value != nil {
                 // The done file only now: only a recurring task needs a fresh uid.
                 let done = invocation.files.documentIfReadable(invocation.doneFilePath(forTodoFile: file.path))
                 let uid = UID.generate(using: &uids, unusedIn: document, and: done)
                 if let next = item.nextRecurrence(completedOn: today, uid: uid) {
-                    let added = document.appendLine(next)
-                    changes.append(.init(index: added, before: nil, after: next))
+                    let added = record.append(next, in: &document)
                     what = "marked done; the next one added as task \(added + 1)"
                 }
             }
@@ -374,18 +346,17 @@ final class UISession {
             return
         }
         let done = addsUID ? invocation.files.documentIfReadable(invocation.doneFilePath(forTodoFile: file.path)) : nil
-        change("added") { (document: inout TodoDocument, changes: inout UndoStep) throws(LiveEditError) in
+        change("added") { (document: inout TodoDocument, record: inout ChangeRecord) throws(LiveEditError) in
             let uid = addsUID ? UID.generate(using: &uids, unusedIn: document, and: done) : nil
             let line = AddActions.newLine(Array(text.utf8), creationDate: creationDate, uid: uid, priorityOnAdd: priorityOnAdd)
-            let index = document.appendLine(line)
-            changes.append(.init(index: index, before: nil, after: line))
+            let index = record.append(line, in: &document)
             return TaskIdentity(index: index, in: document)
         }
     }
 
     func replace(_ task: TaskIdentity, with text: String) {
         var gone = false
-        change("edited") { (document: inout TodoDocument, changes: inout UndoStep) throws(LiveEditError) in
+        change("edited") { (document: inout TodoDocument, record: inout ChangeRecord) throws(LiveEditError) in
             guard let index = task.locate(in: document) else {
                 gone = true
                 throw .taskGone(path: file.path, task: task)
@@ -394,45 +365,41 @@ final class UISession {
             let line: [UInt8]
             do throws(TaskEditError) { line = try item.replacingDescription(with: Array(text.utf8)) } catch { throw .edit(error) }
             guard !line.elementsEqual(item.content) else { return nil }
-            changes.append(.init(index: index, before: Array(item.content), after: line))
-            document.replaceContent(at: index, with: line)
+            record.replace(at: index, with: line, in: &document)
             return TaskIdentity(index: index, in: document)
         }
         if gone { mode = .offeringAdd(text) }
     }
 
     func prioritize(_ task: TaskIdentity, _ priority: Priority?) {
-        change(priority.map { "priority \(Character(Unicode.Scalar($0.letter)))" } ?? "priority removed") { (document: inout TodoDocument, changes: inout UndoStep) throws(LiveEditError) in
+        change(priority.map { "priority \(Character(Unicode.Scalar($0.letter)))" } ?? "priority removed") { (document: inout TodoDocument, record: inout ChangeRecord) throws(LiveEditError) in
             let index = try file.locate(task, in: document)
             let item = document.item(at: index)
             let line: [UInt8]
             do throws(TaskEditError) { line = try item.prioritized(priority) } catch { throw .edit(error) }
             guard !line.elementsEqual(item.content) else { return nil }
-            changes.append(.init(index: index, before: Array(item.content), after: line))
-            document.replaceContent(at: index, with: line)
+            record.replace(at: index, with: line, in: &document)
             return TaskIdentity(index: index, in: document)
         }
     }
 
     func delete(_ task: TaskIdentity) {
-        change("deleted") { (document: inout TodoDocument, changes: inout UndoStep) throws(LiveEditError) in
+        change("deleted") { (document: inout TodoDocument, record: inout ChangeRecord) throws(LiveEditError) in
             let index = try file.locate(task, in: document)
-            changes.append(.init(index: index, before: Array(document.content(at: index)), after: nil))
-            document.removeLine(at: index)
+            record.remove(at: index, in: &document)
             return nil
         }
     }
 
     func sort() {
         var what = "sorted"
-        change(what) { (document: inout TodoDocument, step: inout UndoStep) throws(LiveEditError) in
+        change(what) { (document: inout TodoDocument, record: inout ChangeRecord) throws(LiveEditError) in
             let order = document.sortedOrder()
             if order.elementsEqual(0..<document.lineCount) {
                 what = "already sorted"
                 return list.selectedTask
             }
-            document.reorder(order)
-            step.reordering = .init(order: order.map { Int32($0) }, written: UndoStep.fingerprint(document))
+            record.reorder(&document, by: order)
             return list.selectedTask
         }
     }
@@ -444,23 +411,15 @@ final class UISession {
             message = "nothing to undo"
             return
         }
-        let undone = change("undone: \(step.what)") { (document: inout TodoDocument, _: inout UndoStep) throws(LiveEditError) in
-            if let reordering = step.reordering {
-                guard reordering.order.count == document.lineCount, UndoStep.fingerprint(document) == reordering.written else {
+        let undone = change("undone: \(step.what)") { (document: inout TodoDocument, _: inout ChangeRecord) throws(LiveEditError) in
+            do throws(UndoError) {
+                try document.undo(step.record)
+            } catch {
+                switch error {
+                case .lineGone(let index, let content):
+                    throw .taskGone(path: file.path, task: TaskIdentity(index: index, content: content, uid: nil))
+                case .changedSinceReordering:
                     throw .changedMeanwhile(path: file.path)
-                }
-                var before = [Int](repeating: 0, count: reordering.order.count)
-                for (position, index) in reordering.order.enumerated() { before[Int(index)] = position }
-                document.reorder(before)
-            }
-            for change in step.changes.reversed() {
-                if let after = change.after {
-                    guard let index = TaskIdentity.relocate(index: change.index, content: after, in: document) else {
-                        throw .taskGone(path: file.path, task: TaskIdentity(index: change.index, content: after, uid: nil))
-                    }
-                    if let before = change.before { document.replaceContent(at: index, with: before) } else { document.removeLine(at: index) }
-                } else if let before = change.before {
-                    document.insertLine(before, at: min(change.index, document.lineCount))
                 }
             }
             return nil
