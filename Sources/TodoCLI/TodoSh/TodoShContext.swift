@@ -87,19 +87,27 @@ struct TodoShContext {
 
     /// Reads a file: missing counts as empty. Under `todo.sh` an unreadable file or a directory
     /// counts as empty too (todo.sh's `cat` errors are not its output); under `todo` it is a failure,
-    /// so a listing never hides one behind an empty list.
+    /// and so is a file whose directory does not exist (a mistyped path, not a list with no tasks
+    /// yet), so a listing never hides one behind an empty list.
     func document(_ path: String) throws(CLIError) -> TodoDocument {
         TodoDocument(bytes: try bytes(path))
     }
 
     /// The bytes of `path`, with `document`'s rules.
     func bytes(_ path: String) throws(CLIError) -> [UInt8] {
+        let read: [UInt8]?
         do {
-            return try files.readIfExists(path) ?? []
+            read = try files.readIfExists(path)
         } catch {
             if settings.personality == .todo { throw error }
             return []
         }
+        if let read { return read }
+        let directory = FileAccess.directoryName(of: path)
+        if settings.personality == .todo && files.fileSystem.kind(of: directory) != .directory {
+            throw .failure("\(path): no such file, and no directory \(directory)")
+        }
+        return []
     }
 
     /// A failed write as this name reports it: under `todo` as it is; under `todo.sh` after todo.sh's
