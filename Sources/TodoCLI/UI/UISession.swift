@@ -312,8 +312,10 @@ final class UISession {
     }
 
     func toggle(_ task: TaskIdentity) {
-        var what = "marked done"
+        var what = ""
         change(what) { (document: inout TodoDocument, record: inout ChangeRecord) throws(LiveEditError) in
+            // Set on every run: a compare-and-swap retry runs this again on the file as it is then.
+            what = "marked done"
             let index = try file.locate(task, in: document)
             let item = document.item(at: index)
             if item.isCompleted {
@@ -392,8 +394,9 @@ final class UISession {
     }
 
     func sort() {
-        var what = "sorted"
+        var what = ""
         change(what) { (document: inout TodoDocument, record: inout ChangeRecord) throws(LiveEditError) in
+            what = "sorted"
             let order = document.sortedOrder()
             if order.elementsEqual(0..<document.lineCount) {
                 what = "already sorted"
