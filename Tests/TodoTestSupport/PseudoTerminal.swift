@@ -62,14 +62,23 @@ public final class PseudoTerminalProcess {
         close(master)
     }
 
-    /// Sends bytes as typed.
+    /// Sends text as typed.
     public func send(_ text: String) { send(Array(text.utf8)) }
 
+    /// Sends bytes as typed. Gives up when the terminal no longer takes them (the program has
+    /// ended), rather than retrying forever.
     public func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
-            if written > 0 { offset += written } else { usleep(1000) }
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno != EAGAIN && errno != EINTR {
+                return
+            } else {
+                pump()
+                usleep(1000)
+            }
         }
     }
 
@@ -123,11 +132,11 @@ public final class PseudoTerminalProcess {
         _ = ioctl(master, UInt(TIOCSWINSZ), &window)
     }
 
-    /// The exit status once the program ended within `timeout`, else nil.
+    /// The exit status once the program ended within `timeout` (0: has it ended now?), else nil.
     public func waitForExit(timeout: Double = 3) -> Int32? {
         if let exitStatus { return exitStatus }
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        while true {
             pump()
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid {
@@ -135,9 +144,9 @@ public final class PseudoTerminalProcess {
                 exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
                 return exitStatus
             }
+            guard Date() < deadline else { return nil }
             usleep(10_000)
         }
-        return nil
     }
 }
 
