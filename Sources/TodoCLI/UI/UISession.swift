@@ -153,6 +153,12 @@ final class UISession {
         terminal.write(screen.render(list, status: status, showingHelp: isShowingHelp, today: today))
     }
 
+    /// The file as the status line names it: under the home directory as `~/…`, to leave room.
+    var shownPath: String {
+        guard let home = invocation.environment["HOME"], !home.isEmpty, home != "/", file.path.hasPrefix(home + "/") else { return file.path }
+        return "~" + file.path.dropFirst(home.count)
+    }
+
     var isShowingHelp: Bool {
         if case .help = mode { return true }
         return false
@@ -171,7 +177,7 @@ final class UISession {
         case .list:
             if !message.isEmpty { return .message(message) }
             let filter = list.filterText.isEmpty ? "" : " — filter: \(list.filterText)"
-            return .message("\(file.path) — \(list.openCount) open, \(list.rows.count - list.openCount) done\(filter) — ? keys, q quit")
+            return .message("\(shownPath) — \(list.openCount) open, \(list.rows.count - list.openCount) done\(filter) — ? keys, q quit")
         }
     }
 
