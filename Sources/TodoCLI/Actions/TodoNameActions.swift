@@ -177,8 +177,6 @@ enum TodoNameActions {
         }
         var settings = TodoShSettings()
         settings.personality = .todo
-        settings.programName = invocation.programName
-        settings.programPath = invocation.programPath
         settings.variables = colorPresets.merging(config) { _, configured in configured }
         settings.exportedEnvironment = environment
         settings.verbose = invocation.quiet ? 0 : (Int(value("TODOTXT_VERBOSE", default: "1")) ?? 1) + invocation.verboseCount

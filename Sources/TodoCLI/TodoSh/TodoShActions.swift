@@ -27,7 +27,7 @@ enum TodoShActions {
     /// the files todo.sh's config chose. Additions never shadow a built-in or an add-on.
     static func runAddition(_ addition: ActionSpec, _ arguments: [String], _ context: TodoShContext) throws(CLIError) -> Int32 {
         var invocation = context.invocation
-        invocation.programPath = context.settings.programPath
+        invocation.programPath = context.programPath
         invocation.fileOption = context.settings.todoFile
         invocation.configVariables = ["DONE_FILE": context.settings.doneFile]
         invocation.quiet = context.settings.verbose == 0

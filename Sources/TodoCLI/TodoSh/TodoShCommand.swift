@@ -9,10 +9,7 @@ enum TodoShCommand {
     static let compatibleVersion = "2.13.0"
 
     static func run(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
-        var settings = TodoShSettings()
-        settings.programName = invocation.programName
-        settings.programPath = arguments.first ?? invocation.programName
-        var context = TodoShContext(settings: settings, invocation: invocation)
+        var context = TodoShContext(settings: TodoShSettings(), invocation: invocation)
         return try start(Array(arguments.dropFirst()), &context)
     }
 
@@ -102,7 +99,7 @@ enum TodoShCommand {
         // Config: located, executed, read back.
         let requested = options.configFile ?? environment["TODOTXT_CFG_FILE"].flatMap { $0.isEmpty ? nil : $0 }
         guard let configPath = TodoShConfig.locate(explicit: requested, environment: environment, fileSystem: context.files.fileSystem,
-                                                   programPath: settings.programPath) else {
+                                                   programPath: context.programPath) else {
             let action = options.remaining.first?.lowercased()
             if action == "help" || action == "shorthelp" {
                 var helpContext = context
@@ -113,12 +110,12 @@ enum TodoShCommand {
             throw context.die("Fatal Error: Cannot read configuration file \(requested ?? (environment["HOME"] ?? "") + "/.todo/config")")
         }
         var configEnvironment = environment
-        configEnvironment["TODO_SH"] = settings.programName
-        configEnvironment["TODO_FULL_SH"] = settings.programPath
+        configEnvironment["TODO_SH"] = context.programName
+        configEnvironment["TODO_FULL_SH"] = context.programPath
         configEnvironment["TODOTXT_CFG_FILE"] = configPath
         let verboseBefore = Int(environment["TODOTXT_VERBOSE"] ?? "") ?? (options.verboseCount > 0 ? 0 : 1)
         configEnvironment["TODOTXT_VERBOSE"] = String(options.verboseCount > 0 ? options.verboseCount : verboseBefore)
-        let outcome = TodoShConfig.execute(configPath, environment: configEnvironment, programPath: settings.programPath)
+        let outcome = TodoShConfig.execute(configPath, environment: configEnvironment, programPath: context.programPath)
         if let status = outcome.exitStatus { throw .status(status) }
         let variables = outcome.variables
         settings.variables = variables

@@ -8,6 +8,10 @@ struct TodoShContext {
     /// The run this engine serves.
     var invocation: Invocation
 
+    /// The name usage lines give (`todo.sh`, or `todo` for todo's additions run on these actions).
+    var programName: String { invocation.programName }
+    /// argv[0] as given (exported to add-ons as `TODO_FULL_SH`).
+    var programPath: String { invocation.programPath }
     var io: CommandIO { invocation.io }
     var clock: Clock { invocation.clock }
     var environment: [String: String] { invocation.environment }
@@ -22,7 +26,7 @@ struct TodoShContext {
     func warn(_ text: String) { io.printError(text) }
     /// A warning about a file that was written (hard links detached, late bytes not carried over):
     /// on stderr under either name, never silenced.
-    func warnOfReplacement(_ text: String) { io.printError("\(settings.programName): \(text)") }
+    func warnOfReplacement(_ text: String) { io.printError("\(programName): \(text)") }
 
     /// A line on stdout when verbose.
     func inform(_ text: String) { if settings.verbose > 0 { io.print(displayed(text)) } }
@@ -43,12 +47,12 @@ struct TodoShContext {
 
     /// A soft error on stderr (processing continues), styled like `die`.
     func softError(_ message: String) {
-        die(message).report(to: io, programName: settings.programName)
+        die(message).report(to: io, programName: programName)
     }
 
     /// todo.sh's `usage`: two lines on stdout, exit 1; under `todo`, one line on stderr, exit 2.
     func usage() -> CLIError {
-        let name = settings.programName
+        let name = programName
         if settings.personality == .todo { return .usage("no action given; see '\(name) --help'") }
         return .todoSh(message: "Usage: \(name) [-fhpantvV] [-d todo_config] action [task_number] [task_description]\n"
                            + "Try '\(name) -h' for more information.", onStandardOutput: true, status: 1)
@@ -56,8 +60,8 @@ struct TodoShContext {
 
     /// `usage: todo.sh ACTION …` on stderr, exit 1; under `todo`, `todo: usage: todo ACTION …`, exit 2.
     func actionUsage(_ rest: String) -> CLIError {
-        if settings.personality == .todo { return .usage("usage: \(settings.programName) \(rest)") }
-        return die("usage: \(settings.programName) \(rest)")
+        if settings.personality == .todo { return .usage("usage: \(programName) \(rest)") }
+        return die("usage: \(programName) \(rest)")
     }
 
     /// `TODO: 3 is already marked done.` → `3 is already marked done`: the program name replaces
@@ -115,7 +119,7 @@ struct TodoShContext {
     func writeFailure(_ error: CLIError) -> CLIError {
         if settings.personality == .todo { return error }
         switch error {
-        case .usage(let text), .failure(let text): return die("TODO: \(settings.programName): \(text)")
+        case .usage(let text), .failure(let text): return die("TODO: \(programName): \(text)")
         case .todoSh, .status: return die("TODO: write failed")
         }
     }
@@ -199,8 +203,8 @@ struct TodoShContext {
     var childEnvironment: [String: String] {
         var result = settings.exportedEnvironment.isEmpty ? environment : settings.exportedEnvironment
         let s = settings
-        result["TODO_SH"] = s.programName
-        result["TODO_FULL_SH"] = s.programPath
+        result["TODO_SH"] = programName
+        result["TODO_FULL_SH"] = programPath
         result["TODO_DIR"] = s.todoDirectory
         result["TODO_FILE"] = s.todoFile
         result["DONE_FILE"] = s.doneFile

@@ -160,7 +160,7 @@ enum TodoShHelp {
     enum Kind { case full, short }
 
     static func usageLine(_ context: TodoShContext) -> String {
-        "  Usage: \(context.settings.programName) [-fhpantvV] [-d todo_config] action [task_number] [task_description]"
+        "  Usage: \(context.programName) [-fhpantvV] [-d todo_config] action [task_number] [task_description]"
     }
 
     /// Prints the whole help (`help`) or the short one (`shorthelp`, `-h`).

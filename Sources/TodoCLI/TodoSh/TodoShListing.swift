@@ -281,6 +281,6 @@ enum TodoShListing {
     /// the listing shows both versions of the tasks in it, and every writer refuses the file.
     static func warnOfConflictMarkers(_ bytes: [UInt8], path: String, _ context: TodoShContext) {
         guard context.settings.personality == .todo, let line = ConflictMarkers.firstBlockLine(in: bytes) else { return }
-        context.warn("\(context.settings.programName): \(path): line \(line): unresolved merge conflict (<<<<<<< … >>>>>>>); resolve it before changing tasks")
+        context.warn("\(context.programName): \(path): line \(line): unresolved merge conflict (<<<<<<< … >>>>>>>); resolve it before changing tasks")
     }
 }

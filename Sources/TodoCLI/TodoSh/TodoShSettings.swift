@@ -4,11 +4,6 @@
 /// name can fill the same value with its own defaults (docs/todo-command.md: creation date and uid on add, `do`
 /// keeping `pri:` and not auto-archiving) and call the same action functions.
 struct TodoShSettings: Sendable {
-    /// `basename(argv[0])`, used in usage lines (`todo.sh`).
-    var programName = "todo.sh"
-    /// argv[0] as given (exported to add-ons as `TODO_FULL_SH`).
-    var programPath = "todo.sh"
-
     // MARK: Switches (flag > environment > config > default)
 
     /// `TODOTXT_VERBOSE`: 0 quiet, 1 messages, 2 debug.
