@@ -198,6 +198,24 @@ extension TodoItem {
         return out
     }
 
+    /// The description as a user edits it (`todo ui`'s `e`): the body, without the header and without
+    /// the identity tag word, which `replacingDescription` keeps anyway; leading and trailing spaces
+    /// trimmed. For a task whose identity tag ends the line, `replacingDescription(with:)` of this
+    /// text gives back the same line.
+    public var editableDescription: [UInt8] {
+        let start = content.startIndex
+        var body = Array(content[(start + bodyOffset)...])
+        if let word = identityWord?.range {
+            var lower = word.lowerBound - bodyOffset, upper = word.upperBound - bodyOffset
+            // With one space beside it, so that taking it out of the middle leaves no double space.
+            if upper < body.count, body[upper] == 0x20 { upper += 1 } else if lower > 0, body[lower - 1] == 0x20 { lower -= 1 }
+            body.removeSubrange(lower..<upper)
+        }
+        let first = body.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? body.endIndex
+        let last = body.lastIndex { $0 != 0x20 && $0 != 0x09 }.map { $0 + 1 } ?? first
+        return Array(body[first..<max(first, last)])
+    }
+
     /// Sets (or, with nil, removes) the priority of an open task. Refused on a completed task: a
     /// header priority there would read as reopened to other tools, and its `pri:` is what
     /// reopening restores, not something to edit blind.

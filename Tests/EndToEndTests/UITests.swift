@@ -149,6 +149,15 @@ final class UITests: XCTestCase {
         quit(ui)
     }
 
+    func testEditingATaskWithAUIDShowsTheTextWithoutItAndKeepsIt() throws {
+        let ui = try start("(A) call mom uid:k3f9qz +family\n")
+        ui.send("e")
+        XCTAssertTrue(ui.waitFor { $0.lines.last == "edit: call mom +family" }, ui.screen.text)
+        ui.send(" today\r")
+        XCTAssertTrue(ui.waitFor { _ in Files.text(self.path) == "(A) call mom +family today uid:k3f9qz\n" }, Files.text(path))
+        quit(ui)
+    }
+
     func testTheFileChangesWhileATaskIsBeingEdited() throws {
         let ui = try start("call mom\nbuy milk\n")
         ui.send("e")

@@ -32,6 +32,21 @@ struct TaskEditTests {
         #expect(edit(line) { (item) throws(TaskEditError) in try item.replacingDescription(with: b(text)) } == .success(expected))
     }
 
+    /// What an editor starts with: the body without the header and without the whole identity word
+    /// (key and value), no double space left; replacing with it keeps the line.
+    @Test(arguments: [
+        ("call mom uid:k3f9qz", "call mom", "call mom uid:k3f9qz"),
+        ("(A) 2026-01-02 call mom uid:k3f9qz +family", "call mom +family", "(A) 2026-01-02 call mom +family uid:k3f9qz"),
+        ("x 2026-01-03 2026-01-02 pay rent uuid:1234-ab pri:B", "pay rent pri:B", "x 2026-01-03 2026-01-02 pay rent pri:B uuid:1234-ab"),
+        ("water plants  ", "water plants", "water plants"),
+        ("say uid: out loud uid:a1", "say uid: out loud", "say uid: out loud uid:a1"),
+    ])
+    func editableDescriptionLeavesOutTheHeaderAndTheIdentity(line: String, editable: String, replaced: String) throws {
+        let item = TodoItem(line)
+        #expect(String(decoding: item.editableDescription, as: UTF8.self) == editable)
+        #expect(String(decoding: try item.replacingDescription(with: item.editableDescription), as: UTF8.self) == replaced)
+    }
+
     @Test func replaceRefusesBlankTextAndAnotherUID() {
         #expect(edit("task uid:k3f9qz") { (item) throws(TaskEditError) in try item.replacingDescription(with: b("   ")) }
                 == .failure(.blankText))

@@ -257,7 +257,10 @@ final class UISession {
             if let task = list.selectedTask { toggle(task) }
         case .character("a"): mode = .adding(LineEditor())
         case .character("e"), .enter:
-            if let task = list.selectedTask { mode = .editing(task, LineEditor(Self.editableText(of: list.document.item(at: task.index)))) }
+            if let task = list.selectedTask {
+                let text = String(decoding: list.document.item(at: task.index).editableDescription, as: UTF8.self)
+                mode = .editing(task, LineEditor(text))
+            }
         case .character("d"):
             if let task = list.selectedTask { mode = .confirmingDelete(task) }
         case .character("p"):
@@ -271,18 +274,6 @@ final class UISession {
         default: break
         }
         return true
-    }
-
-    /// The text the editor starts with: the description without the header (completion, dates,
-    /// priority) and without the uid, which `replacingDescription` keeps anyway.
-    static func editableText(of item: TodoItem) -> String {
-        var body = Array(item.content.dropFirst(item.bodyOffset))
-        if let range = item.uidRange {
-            let start = range.lowerBound - item.bodyOffset
-            let end = range.upperBound - item.bodyOffset
-            if start >= 0, end <= body.count { body.removeSubrange(start..<end) }
-        }
-        return String(decoding: body, as: UTF8.self).trimmingSpaces()
     }
 
     func suspend() {
@@ -435,12 +426,5 @@ final class UISession {
         }
         // `change` recorded nothing for the undo itself; a failed undo stays undoable.
         if !undone { undoSteps.append(step) }
-    }
-}
-
-extension String {
-    /// The text without leading and trailing spaces.
-    fileprivate func trimmingSpaces() -> String {
-        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }
