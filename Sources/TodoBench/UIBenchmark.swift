@@ -17,8 +17,10 @@ func runUIBenchmark(todoBinary: String, keys: Int) -> (report: String, ok: Bool)
     var report = ""
     var ok = true
     func line(_ text: String) { report += text + "\n" }
-    guard let root = makeBenchDirectory("todo-ui-bench") else { return ("ui: cannot create a temporary directory\n", false) }
-    defer { try? FileManager.default.removeItem(atPath: root) }
+    // Removed when the value goes: kept alive to the end, past the last use of its path.
+    let directory = TemporaryDirectory("todo-ui-bench")
+    defer { withExtendedLifetime(directory) {} }
+    let root = directory.path
 
     let first = firstScreen(todoBinary, root: root, tasks: 100_000, runs: 5)
     guard let firstTimes = first.times else { return ("ui: \(first.problem)\n", false) }
@@ -202,13 +204,4 @@ private func percentile(_ values: [Double], _ fraction: Double) -> Double {
     guard !values.isEmpty else { return 0 }
     let sorted = values.sorted()
     return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
-}
-
-/// A fresh directory under the temporary directory (mkdtemp), or nil.
-private func makeBenchDirectory(_ prefix: String) -> String? {
-    var template = Array((FileManager.default.temporaryDirectory.path + "/\(prefix)-XXXXXX").utf8CString)
-    return template.withUnsafeMutableBufferPointer { buffer in
-        guard let base = buffer.baseAddress, let made = mkdtemp(base) else { return nil }
-        return String(cString: made)
-    }
 }

@@ -78,9 +78,10 @@ enum WatchAction {
         var done = 0
         for index in 0..<document.lineCount {
             let content = document.content(at: index)
-            if content.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            let kind = TodoItem.classify(content)
+            if kind.isBlank { continue }
             tasks += 1
-            if content.count >= 2 && content.first == 0x78 && content.dropFirst().first == 0x20 { done += 1 }
+            if kind.isCompleted { done += 1 }
             let number = String(index + 1)
             out += Array(String(repeating: "0", count: max(0, width - number.utf8.count)).utf8) + Array(number.utf8)
             out.append(0x20)

@@ -1,4 +1,5 @@
 import TodoTxt
+import TodoFileSystem
 
 /// One action of either name, declared once: this declaration drives argument dispatch under
 /// both names, the program's `--help`, `todo help ACTION` and the shell completion scripts.
@@ -95,6 +96,12 @@ extension ActionSpec {
 
 /// Every action of both names, in help order.
 enum ActionTable {
+    /// The watcher's default settle time in seconds, as `help watch` states it.
+    static var defaultSettleSeconds: Double {
+        let settle = FileWatcher.defaultSettle.components
+        return Double(settle.seconds) + Double(settle.attoseconds) / 1e18
+    }
+
     static let all: [ActionSpec] = TodoNameActions.specs + [
         UndoAction.spec.listed(under: .tasks, details: addressDetails),
         EditAction.spec.listed(under: .tasks, details: [
@@ -126,7 +133,7 @@ enum ActionTable {
             "--list: print the list after every sort.",
             "--reconcile: merge sync-conflict copies as they appear (see reconcile).",
             "-q, --quiet: no log lines; errors are still shown.",
-            "TODO_WATCH_SETTLE: seconds the file must be quiet before it is read (default 0.15).",
+            "TODO_WATCH_SETTLE: seconds the file must be quiet before it is read (default \(defaultSettleSeconds)).",
         ]),
         MergeAction.spec.listed(under: .sync, details: [
             "--setup: register the driver in this git repository (git config and .gitattributes).",
