@@ -66,22 +66,15 @@ enum ReconcileAction {
                     doneUIDs = UIDIndex(TodoDocument(bytes: done)).allUIDs
                 }
                 let existed = fileSystem.exists(target)
-                let copyDocument = TodoDocument(bytes: copyBytes)
-                var reports: [MergeReport] = []
-                try invocation.files.update(target, createIfMissing: true, lockTimeout: invocation.lockTimeout,
-                                      warn: invocation.warn) { current throws(CLIError) in
-                    let result = TodoMerge.twoWay(file: TodoDocument(bytes: current), copy: copyDocument, doneUIDs: doneUIDs)
-                    reports = result.reports
-                    return result.bytes
-                }
-                do {
-                    if keep {
-                        try fileSystem.moveFile(copyPath, to: copyPath + ".reconciled")
-                    } else {
-                        try fileSystem.removeFile(copyPath)
-                    }
-                } catch {
-                    throw .failure("merged \(copy.name) into \(name), but could not \(keep ? "move" : "remove") it: \(error)")
+                var reports = try mergeCopy(copyBytes, into: target, doneUIDs: doneUIDs, invocation: invocation)
+                switch try retire(copyPath, merged: copyBytes, into: target, doneUIDs: doneUIDs, keep: keep,
+                                  reports: &reports, invocation: invocation) {
+                case .retired: break
+                case .leftInPlace(let reason):
+                    outcome.leftInPlace += 1
+                    invocation.warn("merged \(copy.name) into \(name), but \(reason)")
+                    for report in reports { invocation.say("  \(report)") }
+                    continue
                 }
                 outcome.merged += 1
                 let created = !existed && fileSystem.exists(target) ? " (\(name) did not exist: created from the copy)" : ""
@@ -90,6 +83,21 @@ enum ReconcileAction {
             }
         }
         return outcome
+    }
+
+    /// Merges `bytes` (a copy, or what was appended to one) into `target` with the two-way rules,
+    /// written safely (compare-and-swap under the lock); returns what the merge reports.
+    static func mergeCopy(_ bytes: [UInt8], into target: String, doneUIDs: Set<String>,
+                          invocation: Invocation) throws(CLIError) -> [MergeReport] {
+        let copyDocument = TodoDocument(bytes: bytes)
+        var reports: [MergeReport] = []
+        try invocation.files.update(target, createIfMissing: true, lockTimeout: invocation.lockTimeout,
+                                    warn: invocation.warn) { current throws(CLIError) in
+            let result = TodoMerge.twoWay(file: TodoDocument(bytes: current), copy: copyDocument, doneUIDs: doneUIDs)
+            reports = result.reports
+            return result.bytes
+        }
+        return reports
     }
 
     /// The copy's bytes, or nil when it is not to be merged: gone since the listing (another

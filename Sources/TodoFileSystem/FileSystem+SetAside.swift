@@ -1,0 +1,107 @@
+/// A file moved out of the way under a hidden name in its own folder, so that nobody opening the old
+/// name finds it any more, while its bytes are checked before it is removed (docs/sync.md section 2).
+public struct SetAsideFile: Sendable, Hashable {
+    /// Where the file was.
+    public let originalPath: String
+    /// Where it is now: `.NAME.<16 hex digits>.reconciling` beside `originalPath`.
+    public let path: String
+}
+
+/// Taking a merged conflict copy out of the way without losing what someone appended to it after it
+/// was read: rename it to a hidden name (new openers by name no longer find it), wait until no other
+/// process has it open for writing, and only then read what it finally holds. The caller merges
+/// those bytes if they differ from what it merged, and removes the file only once they are equal.
+///
+/// Every call goes through the `Syscalls` seam.
+extension FileSystem {
+    /// The suffix of a set-aside file's name; such names never match a conflict-copy pattern.
+    public static let setAsideSuffix = ".reconciling"
+
+    /// Renames `path` to a fresh hidden name in the same folder, never replacing anything there.
+    ///
+    /// Throws `.notFound` when `path` is gone (another process took it), `.renameFailed` otherwise.
+    public func setAside(_ path: String) throws(FileSystemError) -> SetAsideFile {
+        let directory = PathName.directory(of: path)
+        let name = PathName.lastComponent(of: path)
+        var lastError = Errno.fileExists
+        for _ in 0..<8 {
+            let random = String(system.random(), radix: 16)
+            let hidden = PathName.join(directory, "." + name + "." + String(repeating: "0", count: 16 - random.count)
+                                       + random + Self.setAsideSuffix)
+            do {
+                try renameWithoutReplacing(path, hidden)
+                return SetAsideFile(originalPath: path, path: hidden)
+            } catch where error == .noSuchFile {
+                throw .notFound(path: path)
+            } catch where error == .fileExists {
+                lastError = error
+                continue
+            } catch {
+                throw .renameFailed(from: path, to: hidden, error)
+            }
+        }
+        throw .renameFailed(from: path, to: directory, lastError)
+    }
+
+    /// Puts a set-aside file back under its old name, unless something new took that name meanwhile
+    /// (then it stays under its hidden name and the error says so).
+    public func putBack(_ file: SetAsideFile) throws(FileSystemError) {
+        do {
+            try renameWithoutReplacing(file.path, file.originalPath)
+        } catch {
+            throw .renameFailed(from: file.path, to: file.originalPath, error)
+        }
+        try syncDirectory(PathName.directory(of: file.originalPath))
+    }
+
+    /// What a set-aside file holds once no other process has it open for writing.
+    ///
+    /// Waits (polling) up to `writerWait` for every writer to close it: a writer that opened it
+    /// before the rename can still append. Then reads it, and after `secondLookDelay` looks again
+    /// (a writer whose `open` found the old name just before the rename counts as a writer only once
+    /// its `open` returns); the two reads must agree, else it starts over. Where writers cannot be
+    /// told (no leases and no `/proc`: macOS, or another user's file on a file system without
+    /// leases), nobody is waited for, and only the second look protects a late append.
+    ///
+    /// Throws `.openForWriting(path: originalPath, …)` when a writer kept it open the whole wait,
+    /// `.keptChanging` when it changed between every pair of looks.
+    public func settledBytes(of file: SetAsideFile, writerWait: Duration) throws(FileSystemError) -> [UInt8] {
+        let attempts = 20
+        var previous: [UInt8]? = nil
+        for _ in 0..<attempts {
+            let fd = try openForReading(file.path)
+            defer { system.closeQuietly(fd) }
+            if othersAreWriting(fd) {
+                let clock = ContinuousClock()
+                let start = clock.now
+                while othersAreWriting(fd) {
+                    guard clock.now - start < writerWait else {
+                        throw .openForWriting(path: file.originalPath, waited: writerWait)
+                    }
+                    system.sleep(.milliseconds(2))
+                }
+            }
+            let (_, bytes) = try readOpenFile(fd, path: file.path)
+            if let previous, previous == bytes { return bytes }
+            previous = bytes
+            system.sleep(Self.secondLookDelay)
+        }
+        throw .keptChanging(path: file.originalPath, attempts: attempts)
+    }
+
+    /// Whether another process has the file of `fd` open for writing; false where this cannot be told.
+    private func othersAreWriting(_ fd: FileDescriptor) -> Bool {
+        (try? system.othersWriting(fd)) == true
+    }
+
+    /// `renameNoReplace`, or where the file system cannot do it (`EINVAL`, `ENOSYS`, `ENOTSUP`), a
+    /// look with `lstat` and a plain `rename` (a name taken in between is then replaced: the limit).
+    private func renameWithoutReplacing(_ source: String, _ destination: String) throws(Errno) {
+        do {
+            try system.renameNoReplace(source, destination)
+        } catch where [.invalidArgument, .notImplemented, .notSupported, .unsupported].contains(error) {
+            if (try? system.lstat(destination)) != nil { throw .fileExists }
+            try system.rename(source, destination)
+        }
+    }
+}
