@@ -62,7 +62,7 @@ enum CompletionsAction {
         ActionSpec(name: name, aliases: [], arguments: "", summary: "", options: [], completes: .nothing,
                    run: { invocation, _ throws(CLIError) in
                        guard let document = invocation.files.documentIfReadable(invocation.todoFilePath()) else { return 0 }
-                       for line in lines(document) { invocation.say(line) }
+                       for line in lines(document) { invocation.say(invocation.shown(line)) }
                        return 0
                    })
     }

@@ -167,7 +167,7 @@ enum MergeAction {
             for line in wanted where !present.contains(line) { document.appendLine(Array(line.utf8)) }
             return document.rendered()
         }
-        invocation.say("registered the todo.txt merge driver in \(root) (git config merge.todotxt.*, .gitattributes)")
+        invocation.say("registered the todo.txt merge driver in \(invocation.shown(root)) (git config merge.todotxt.*, .gitattributes)")
         return 0
     }
 

@@ -73,13 +73,14 @@ enum ReconcileAction {
                 case .leftInPlace(let reason):
                     outcome.leftInPlace += 1
                     invocation.warn("merged \(copy.name) into \(name), but \(reason)")
-                    for report in reports { invocation.say("  \(report)") }
+                    for report in reports { invocation.say("  " + invocation.shown(report.description)) }
                     continue
                 }
                 outcome.merged += 1
-                let created = !existed && fileSystem.exists(target) ? " (\(name) did not exist: created from the copy)" : ""
-                invocation.say("merged \(copy.name) into \(name)\(created)\(keep ? " (kept as \(copy.name).reconciled)" : "")")
-                for report in reports { invocation.say("  \(report)") }
+                let shownCopy = invocation.shown(copy.name), shownName = invocation.shown(name)
+                let created = !existed && fileSystem.exists(target) ? " (\(shownName) did not exist: created from the copy)" : ""
+                invocation.say("merged \(shownCopy) into \(shownName)\(created)\(keep ? " (kept as \(shownCopy).reconciled)" : "")")
+                for report in reports { invocation.say("  " + invocation.shown(report.description)) }
             }
         }
         return outcome

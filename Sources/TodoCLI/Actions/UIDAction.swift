@@ -32,7 +32,7 @@ enum UIDAction {
                 let item = document.item(at: index)
                 guard let uid = item.uid else { continue }
                 let number = String(index + 1)
-                invocation.say(String(repeating: " ", count: width - number.count) + number + " " + uid)
+                invocation.say(String(repeating: " ", count: width - number.count) + number + " " + invocation.shown(uid))
             }
             for diagnostic in document.diagnostics() {
                 if case .duplicateUID = diagnostic.kind { invocation.log("\(path): \(diagnostic)") }

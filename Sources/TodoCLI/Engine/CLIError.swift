@@ -40,7 +40,12 @@ public enum CLIError: Error, Equatable, Sendable {
         switch self {
         case .usage(let text), .failure(let text): io.printError("\(programName): \(text)")
         case .todoSh(let message, let onStandardOutput, _):
-            if onStandardOutput { io.print(message) } else { io.printError(message) }
+            if onStandardOutput {
+                io.print(io.outputIsTerminal ? String(decoding: TerminalText.escapingControlsKeepingLines(Array(message.utf8)),
+                                                      as: UTF8.self) : message)
+            } else {
+                io.printError(message)
+            }
         case .status: break
         }
         return exitCode

@@ -101,6 +101,11 @@ struct Invocation {
 
     /// Writes a line to stdout.
     func say(_ text: String) { io.print(text) }
+    /// `text` (a file name, a uid, a task's text: anything that came from a file or a directory) as
+    /// it may be printed on stdout: control characters escaped on a terminal, raw on a pipe.
+    func shown(_ text: String) -> String {
+        io.outputIsTerminal ? String(decoding: TerminalText.escapingControls(Array(text.utf8)), as: UTF8.self) : text
+    }
     /// A warning on stderr (`todo: …`), never silenced: something the user must know although the
     /// command succeeded.
     func warn(_ text: String) { io.printError("\(programName): \(text)") }

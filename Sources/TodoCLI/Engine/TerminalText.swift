@@ -42,6 +42,19 @@ enum TerminalText {
         return out
     }
 
+    /// `escapingControls` applied to each line of `bytes`, the line feeds between them kept: for
+    /// messages of several lines (an error line, a report with indented lines under it).
+    static func escapingControlsKeepingLines(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A || $0 >= 0x7F }) else { return bytes }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 8)
+        for (index, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            if index > 0 { out.append(0x0A) }
+            out += escapingControls(line)
+        }
+        return out
+    }
+
     /// The length of a valid UTF-8 sequence starting at `index` (2–4), or 0 if it is invalid there.
     static func validSequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
         let lead = bytes[index]

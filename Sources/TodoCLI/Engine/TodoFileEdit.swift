@@ -89,9 +89,11 @@ extension Invocation {
         io.writeOutput(Array("\(number) ".utf8) + displayed(content) + [0x0A])
     }
 
-    /// A line of the action's report (`TODO: 3 marked as done.`).
+    /// A line of the action's report (`TODO: 3 marked as done.`); escaped on a terminal, since its
+    /// prefix comes from the file's name and it may quote the command line.
     func report(_ text: String) {
-        if !quiet { io.print(text) }
+        guard !quiet else { return }
+        io.print(io.outputIsTerminal ? String(decoding: TerminalText.escapingControlsKeepingLines(Array(text.utf8)), as: UTF8.self) : text)
     }
 
     /// Task text as it may be printed: escaped when stdout is a terminal (TerminalText), raw on a pipe.

@@ -50,7 +50,9 @@ struct UIScreen {
         var cursorColumn: Int?
         switch status {
         case .message(let text):
-            out += reverse(DisplayWidth.fitted(text, width: columns))
+            // Messages name the file and quote tasks and errors: escaped like the task lines.
+            out += reverse(DisplayWidth.fitted(String(decoding: TerminalText.escapingControls(Array(text.utf8)), as: UTF8.self),
+                                               width: columns))
         case .prompt(let label, let editor):
             let text = label + editor.text
             out += DisplayWidth.fitted(text, width: columns)

@@ -32,13 +32,22 @@ struct ReconcileRaceTests {
         return (status, String(decoding: out.withLock { $0 }, as: UTF8.self), String(decoding: err.withLock { $0 }, as: UTF8.self))
     }
 
-    /// Starts `/bin/sh -c script copyPath`, a process of its own (a lease sees only other processes).
-    static func shell(_ script: String, _ path: String) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, "sh", path]
-        try process.run()
-        return process
+    /// Starts `/bin/sh -c script copyPath`, a process of its own (a lease sees only other processes),
+    /// on a thread of its own (`Subprocess.run` waits for it there); `wait()` waits for its exit.
+    final class Shell: Sendable {
+        private let exited = Mutex(false)
+
+        init(_ script: String, _ path: String) {
+            let thread = Thread { [self] in
+                _ = Subprocess.run(["/bin/sh", "-c", script, "sh", path])
+                self.exited.withLock { $0 = true }
+            }
+            thread.start()
+        }
+
+        func wait() {
+            while !exited.withLock({ $0 }) { usleep(1_000) }
+        }
     }
 
     /// Waits until the file at `path` holds `text` (at most 10 s).
@@ -65,8 +74,7 @@ struct ReconcileRaceTests {
         // An open/append/close writer (`echo … >> copy`) that runs and finishes at that step.
         let injector = FaultInjector([Fault(.createExclusive, occurrence: 1, .before {
             fired.withLock { $0 = true }
-            let writer = try? Self.shell("printf 'late one uid:l1\\n' >> \"$1\"", copy)
-            writer?.waitUntilExit()
+            Shell("printf 'late one uid:l1\\n' >> \"$1\"", copy).wait()
         })])
         let run = reconcile(directory.path, syscalls: injector.syscalls(), keep: keep)
         #expect(fired.withLock { $0 })
@@ -83,15 +91,15 @@ struct ReconcileRaceTests {
     @Test func aWriterHoldingTheCopyOpenIsWaitedForAndEveryLineMerged() throws {
         let directory = try makeDirectory()
         let copy = directory.file(Self.copyName)
-        let writer = Mutex<Process?>(nil)
+        let writer = Mutex<Shell?>(nil)
         // A writer that opened the copy before it was set aside and writes again afterwards, 300 ms later.
         let injector = FaultInjector([Fault(.createExclusive, occurrence: 1, .before {
-            let process = try? Self.shell("exec 3>>\"$1\"; printf 'late one uid:l1\\n' >&3; sleep 0.3; printf 'late two uid:l2\\n' >&3", copy)
+            let process = Shell("exec 3>>\"$1\"; printf 'late one uid:l1\\n' >&3; sleep 0.3; printf 'late two uid:l2\\n' >&3", copy)
             writer.withLock { $0 = process }
             Self.waitUntil(copy, holds: "late one")
         })])
         let run = reconcile(directory.path, syscalls: injector.syscalls())
-        writer.withLock { $0 }?.waitUntilExit()
+        writer.withLock { $0 }?.wait()
         #expect(writer.withLock { $0 } != nil)
         #expect(run.status == 0, "\(run.err)")
         let (lines, names) = try state(directory)
@@ -102,9 +110,9 @@ struct ReconcileRaceTests {
     @Test func aCopyStillOpenForWritingAfterTheTimeoutIsPutBack() throws {
         let directory = try makeDirectory()
         let copy = directory.file(Self.copyName)
-        let writer = Mutex<Process?>(nil)
+        let writer = Mutex<Shell?>(nil)
         let injector = FaultInjector([Fault(.createExclusive, occurrence: 1, .before {
-            let process = try? Self.shell("exec 3>>\"$1\"; printf 'late one uid:l1\\n' >&3; sleep 2; printf 'late two uid:l2\\n' >&3", copy)
+            let process = Shell("exec 3>>\"$1\"; printf 'late one uid:l1\\n' >&3; sleep 2; printf 'late two uid:l2\\n' >&3", copy)
             writer.withLock { $0 = process }
             Self.waitUntil(copy, holds: "late one")
         })])
@@ -114,7 +122,7 @@ struct ReconcileRaceTests {
         let status = TodoCommand.run(arguments: ["todo", "reconcile", directory.file("todo.txt")],
                                      environment: ["TODO_LOCK_TIMEOUT": "0.2", "TZ": "UTC"], io: io,
                                      fileSystem: FileSystem(syscalls: injector.syscalls()))
-        writer.withLock { $0 }?.waitUntilExit()
+        writer.withLock { $0 }?.wait()
         let message = String(decoding: err.withLock { $0 }, as: UTF8.self)
         #expect(status == 1)
         #expect(message.contains("merged \(Self.copyName) into todo.txt, but another program kept it open for writing"), "\(message)")
