@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import TodoCLI
 
@@ -22,5 +23,24 @@ import Testing
     @Test func nbspIsNotAControl() {
         let input: [UInt8] = [0xC2, 0xA0]
         #expect(TerminalText.escapingControls(input) == input)
+    }
+
+    @Test func escapingLineByLineKeepsTheLineFeedsAndEscapesTheRest() {
+        let input = Array("a\u{1B}[2J\nb\rc\n".utf8)
+        #expect(String(decoding: TerminalText.escapingControlsKeepingLines(input), as: UTF8.self) == "a^[[2J\nb^Mc\n")
+        let plain = Array("one\ntwo".utf8)
+        #expect(TerminalText.escapingControlsKeepingLines(plain) == plain)
+    }
+
+    @Test func errorsAreEscapedOnlyWhenStandardErrorIsATerminal() {
+        for terminal in [false, true] {
+            let written = Mutex<[UInt8]>([])
+            let io = CommandIO(writeOutput: { _ in }, writeError: { bytes in written.withLock { $0 += bytes } },
+                               outputIsTerminal: false, errorIsTerminal: terminal)
+            io.printError("todo: /tmp/evil\u{1B}]0;x\u{07}.txt: is a directory")
+            let text = String(decoding: written.withLock { $0 }, as: UTF8.self)
+            #expect(text == (terminal ? "todo: /tmp/evil^[]0;x^G.txt: is a directory\n"
+                                      : "todo: /tmp/evil\u{1B}]0;x\u{07}.txt: is a directory\n"))
+        }
     }
 }
