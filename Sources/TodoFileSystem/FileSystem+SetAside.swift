@@ -57,36 +57,42 @@ extension FileSystem {
     /// What a set-aside file holds once no other process has it open for writing.
     ///
     /// Waits (polling) up to `writerWait` for every writer to close it: a writer that opened it
-    /// before the rename can still append. Then reads it, and after `secondLookDelay` looks again
-    /// (a writer whose `open` found the old name just before the rename counts as a writer only once
-    /// its `open` returns); the two reads must agree, else it starts over. Where writers cannot be
-    /// told (no leases and no `/proc`: macOS, or another user's file on a file system without
-    /// leases), nobody is waited for, and only the second look protects a late append.
+    /// before the rename can still append. Then reads it, and after `secondLookDelay` looks again (a
+    /// writer whose `open` found the old name just before the rename counts as a writer only once its
+    /// `open` returns): when writers are gone and size and modification time are as read, the bytes
+    /// are returned, else it is read again. The second look is an `fstat`, not a second read, so a
+    /// large copy is read once and held once. Where writers cannot be told (no leases and no
+    /// `/proc`: macOS, or another user's file on a file system without leases), nobody is waited for,
+    /// and only the second look protects a late append.
     ///
     /// Throws `.openForWriting(path: originalPath, …)` when a writer kept it open the whole wait,
     /// `.keptChanging` when it changed between every pair of looks.
     public func settledBytes(of file: SetAsideFile, writerWait: Duration) throws(FileSystemError) -> [UInt8] {
         let attempts = 20
-        var previous: [UInt8]? = nil
         for _ in 0..<attempts {
             let fd = try openForReading(file.path)
             defer { system.closeQuietly(fd) }
-            if othersAreWriting(fd) {
-                let clock = ContinuousClock()
-                let start = clock.now
-                while othersAreWriting(fd) {
-                    guard clock.now - start < writerWait else {
-                        throw .openForWriting(path: file.originalPath, waited: writerWait)
-                    }
-                    system.sleep(.milliseconds(2))
-                }
-            }
-            let (_, bytes) = try readOpenFile(fd, path: file.path)
-            if let previous, previous == bytes { return bytes }
-            previous = bytes
+            try waitForWriters(fd, file: file, writerWait: writerWait)
+            let (status, bytes) = try readOpenFile(fd, path: file.path)
             system.sleep(Self.secondLookDelay)
+            try waitForWriters(fd, file: file, writerWait: writerWait)
+            let again: FileStatus
+            do { again = try system.fstat(fd) } catch { throw .failed(.inspect, path: file.path, error) }
+            if again.identity == status.identity && Int64(bytes.count) == again.identity.size { return bytes }
         }
         throw .keptChanging(path: file.originalPath, attempts: attempts)
+    }
+
+    /// Returns once no other process has the file of `fd` open for writing, polling every 2 ms;
+    /// throws `.openForWriting` after `writerWait`.
+    private func waitForWriters(_ fd: FileDescriptor, file: SetAsideFile, writerWait: Duration) throws(FileSystemError) {
+        guard othersAreWriting(fd) else { return }
+        let clock = ContinuousClock()
+        let start = clock.now
+        while othersAreWriting(fd) {
+            guard clock.now - start < writerWait else { throw .openForWriting(path: file.originalPath, waited: writerWait) }
+            system.sleep(.milliseconds(2))
+        }
     }
 
     /// Whether another process has the file of `fd` open for writing; false where this cannot be told.
