@@ -6,7 +6,9 @@ import TodoTxt
 ///
 /// Each copy is merged with the two-way rules, the result written safely (compare-and-swap, so an
 /// edit made meanwhile is kept and the merge re-applied on top), and only then is the copy removed,
-/// or with `--keep` renamed to `NAME.reconciled` so that no name matches a conflict pattern again.
+/// or with `--keep` renamed to `NAME.reconciled` so that no name matches a conflict pattern again;
+/// and only once it holds exactly the bytes merged (`retire`: what was written to it after it was
+/// read is merged too).
 /// A missing todo or done file is created from its copies (the first copy becomes the file).
 ///
 /// One bad copy never stops the others: a name that is not a regular file (a directory, a symlink)
