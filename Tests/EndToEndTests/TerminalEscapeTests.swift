@@ -96,6 +96,16 @@ final class TerminalEscapeTests: XCTestCase {
         XCTAssertTrue(Files.text(todo).contains("new \(Self.csi)task uid:c1"), "the file keeps the bytes")
     }
 
+    func testSortDryRunEscapesTheFileLineByLine() throws {
+        let todo = directory + "/todo.txt"
+        Files.write(todo, "x 2026-01-01 done \(Self.osc)\r\nopen \(Self.csi)task\r\n")
+        let result = try onTerminal("sort --dry-run", todoFile: todo)
+        XCTAssertEqual(result.status, 0, result.out)
+        // The file's CRLF stays; the terminal adds its own CR before each LF (onlcr).
+        XCTAssertTrue(result.out.contains("open ^[[31mtask\r\r\nx 2026-01-01 done ^[]0;pwned^G\r\r\n"), result.out.debugDescription)
+        assertNoRawControls(result, "sort --dry-run")
+    }
+
     func testUIStatusLineEscapesTheFileName() throws {
         let folder = directory + "/evil\(Self.osc)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)

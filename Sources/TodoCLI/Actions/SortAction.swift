@@ -24,7 +24,8 @@ enum SortAction {
                 try TodoFileEdit.refuseConflictMarkers(original, path: path)
                 let sorted = TodoDocument.sort(original, by: keys)
                 if parsed.flags.contains("--dry-run") {
-                    invocation.io.writeOutput(sorted)
+                    // The file's own bytes: escaped line by line on a terminal, like every listing.
+                    invocation.io.writeOutput(invocation.io.outputIsTerminal ? TerminalText.escapingControlsKeepingLines(sorted) : sorted)
                     return 0
                 }
                 if sorted == original { return 0 }

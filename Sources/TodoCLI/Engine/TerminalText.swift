@@ -42,15 +42,19 @@ enum TerminalText {
         return out
     }
 
-    /// `escapingControls` applied to each line of `bytes`, the line feeds between them kept: for
-    /// messages of several lines (an error line, a report with indented lines under it).
+    /// `escapingControls` applied to each line of `bytes`, the line endings between them (LF, CRLF)
+    /// kept: for messages of several lines (an error, a report with indented lines under it) and
+    /// whole files (`sort --dry-run`). A CR anywhere else is escaped (it would overwrite the line).
     static func escapingControlsKeepingLines(_ bytes: [UInt8]) -> [UInt8] {
         guard bytes.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A || $0 >= 0x7F }) else { return bytes }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 8)
-        for (index, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated() {
             if index > 0 { out.append(0x0A) }
-            out += escapingControls(line)
+            let endsWithCR = index < lines.count - 1 && line.last == 0x0D
+            out += escapingControls(endsWithCR ? line.dropLast() : line)
+            if endsWithCR { out.append(0x0D) }
         }
         return out
     }

@@ -28,6 +28,9 @@ import Testing
     @Test func escapingLineByLineKeepsTheLineFeedsAndEscapesTheRest() {
         let input = Array("a\u{1B}[2J\nb\rc\n".utf8)
         #expect(String(decoding: TerminalText.escapingControlsKeepingLines(input), as: UTF8.self) == "a^[[2J\nb^Mc\n")
+        let crlf = Array("a\u{1B}\r\nb\r\n\r".utf8)
+        #expect(String(decoding: TerminalText.escapingControlsKeepingLines(crlf), as: UTF8.self) == "a^[\r\nb\r\n^M",
+                 "CRLF line endings stay; a CR that ends no line is escaped")
         let plain = Array("one\ntwo".utf8)
         #expect(TerminalText.escapingControlsKeepingLines(plain) == plain)
     }
