@@ -13,7 +13,10 @@ import TodoTxt
 /// Logs one line when it starts (`watching todo.txt`) and one per action on stderr (`sorted
 /// todo.txt: 2 completed tasks moved`); `-q` silences
 /// them, errors are always shown. Runs until SIGINT or SIGTERM (exit 0, between two writes, no
-/// temporary file left), or until the directory disappears or the path becomes unusable (exit 1).
+/// temporary file left), or until the path leads to no directory (the directory or one above it
+/// removed or renamed) or becomes unusable (exit 1). It follows the path when it comes to lead to
+/// another file (a symlink re-pointed), and retries a sort that failed for a reason that may pass
+/// (docs/todo-command.md, "`todo watch`").
 ///
 /// `TODO_WATCH_SETTLE` (seconds) overrides the settle time, the quiet period awaited after a change
 /// before the file is read (default `FileWatcher.defaultSettle`, 150 ms).
