@@ -13,7 +13,10 @@ import TodoTxt
 /// Logs one line when it starts (`watching todo.txt`) and one per action on stderr (`sorted
 /// todo.txt: 2 completed tasks moved`); `-q` silences
 /// them, errors are always shown. Runs until SIGINT or SIGTERM (exit 0, between two writes, no
-/// temporary file left), or until the directory disappears or the path becomes unusable (exit 1).
+/// temporary file left), or until the path leads to no directory (the directory or one above it
+/// removed or renamed) or becomes unusable (exit 1). It follows the path when it comes to lead to
+/// another file (a symlink re-pointed), and retries a sort that failed for a reason that may pass
+/// (docs/todo-command.md, "`todo watch`").
 ///
 /// `TODO_WATCH_SETTLE` (seconds) overrides the settle time, the quiet period awaited after a change
 /// before the file is read (default `FileWatcher.defaultSettle`, 150 ms).
@@ -124,6 +127,12 @@ final class WatchSession: @unchecked Sendable {
     /// What `--list` printed last, so that a version that lists the same (a blank line added) does
     /// not print the same list again.
     private var lastListing: [UInt8]?
+    /// The sorts that failed in a row for a reason that may pass (a lock held, no write permission,
+    /// a full disk), and the last such reason reported: retried with backoff until one works.
+    private var failedSorts = 0
+    private var reportedFailure: String?
+    /// Bumped by every sort, so that only the retry scheduled by the latest failure runs.
+    private var sortGeneration = 0
 
     init(_ options: WatchOptions, invocation: Invocation) {
         self.options = options
@@ -200,6 +209,8 @@ final class WatchSession: @unchecked Sendable {
         case .removed:
             waitingForFile = true
             log("\(options.path) removed; waiting for it to come back")
+        case .relocated(let place):
+            log("\(options.path) now leads to \(place); watching it there")
         case .unreadable(let error):
             report(.failure(error.description))
         case .directoryGone:
@@ -222,7 +233,12 @@ final class WatchSession: @unchecked Sendable {
 
     /// Re-sorts the file as it is now, under the lock; logs one line when something moved, nothing
     /// otherwise (a sorted file is not written).
+    ///
+    /// A sort that failed for a reason that may pass by itself (`retries`) is tried again after
+    /// `retryDelay`, growing, until one works: the failure is reported once (again only if the
+    /// reason changes), the recovery in one log line.
     private func sort(_ file: LiveTodoFile) {
+        sortGeneration += 1
         var moved = 0
         do {
             try file.update { (document: inout TodoDocument) throws(LiveEditError) in
@@ -230,13 +246,50 @@ final class WatchSession: @unchecked Sendable {
                 moved = WatchAction.completedTasksMoved(by: order, in: document)
                 document.reorder(order)
             }
+            if failedSorts > 0 {
+                log("\(options.path): sorting works again (after \(failedSorts) failed attempt\(failedSorts == 1 ? "" : "s"))")
+                failedSorts = 0
+                reportedFailure = nil
+            }
             if moved > 0 { log("sorted \(options.path): \(moved) completed task\(moved == 1 ? "" : "s") moved") }
         } catch {
             // A conflict block is left alone (reported, watching goes on) until someone resolves it;
             // a file gone between the event and the read is reported as `.removed` next.
             if !invocation.files.fileSystem.exists(options.path) { return }
-            report(.failure(error.description))
+            guard Self.retries(error) else {
+                report(.failure(error.description))
+                return
+            }
+            failedSorts += 1
+            if error.description != reportedFailure {
+                reportedFailure = error.description
+                report(.failure("\(error.description); trying again until it works"))
+            }
+            let generation = sortGeneration
+            queue.asyncAfter(deadline: .now() + Self.retryDelay(afterFailures: failedSorts)) { [self] in
+                guard exitCode == nil, generation == sortGeneration else { return }
+                sort(file)
+                if options.lists { list(file.document) }
+            }
         }
+    }
+
+    /// Whether a failed sort may work later with the file as it is: not for what only an edit of
+    /// the file fixes (a conflict block, a NUL byte, the size limit), which comes as an event anyway.
+    static func retries(_ error: LiveEditError) -> Bool {
+        switch error {
+        case .conflictMarkers, .taskGone, .changedMeanwhile, .edit: false
+        case .file(let problem):
+            switch problem {
+            case .holdsNUL, .tooLarge, .isDirectory, .notRegularFile, .notFound: false
+            case .failed, .renameFailed, .readOnly, .keptChanging, .locked, .openForWriting: true
+            }
+        }
+    }
+
+    /// The wait before retry number `failures`: half a second, doubling, at most 30 s.
+    static func retryDelay(afterFailures failures: Int) -> DispatchTimeInterval {
+        .milliseconds(min(500 << min(failures - 1, 10), 30_000))
     }
 
     private func reconcile(_ file: LiveTodoFile) {

@@ -109,6 +109,8 @@ public final class LiveTodoFile: Sendable {
                 } catch {
                     onEvent(.unreadable(error))
                 }
+            case .relocated:
+                onEvent(.relocated(to: watcher.status?.path ?? path))
             case .directoryGone:
                 onEvent(.directoryGone)
             case .error(let message):
@@ -127,6 +129,7 @@ public final class LiveTodoFile: Sendable {
             switch event {
             case .changed(let document): onChange(document)
             case .removed: onChange(TodoDocument())
+            case .relocated: break
             case .unreadable(let error): onProblem(error.description)
             case .directoryGone: onProblem("\(path): its directory is gone; changes are no longer seen")
             case .watchFailed(let message): onProblem(message)
@@ -146,7 +149,7 @@ public final class LiveTodoFile: Sendable {
             continuation.yield(event)
             switch event {
             case .directoryGone, .watchFailed: continuation.finish()
-            case .changed, .removed, .unreadable: break
+            case .changed, .removed, .relocated, .unreadable: break
             }
         }
         return stream
@@ -270,6 +273,10 @@ public enum LiveFileEvent: Sendable {
     case changed(TodoDocument)
     /// The file was removed or renamed away; `document` is empty until it comes back (`changed`).
     case removed
+    /// The path leads to another file now (a symlink re-pointed, the directory replaced by another
+    /// of the same name), at this real path; watching goes on there. What the file holds there
+    /// follows as `changed` (when its bytes differ) or `removed`.
+    case relocated(to: String)
     /// A new version could not be read; `document` keeps the last one.
     case unreadable(FileSystemError)
     /// The file's directory was removed, renamed or unmounted: the watching has ended.

@@ -7,7 +7,12 @@ public enum FileWatchEvent: Sendable, Equatable, CustomStringConvertible {
     case changed
     /// The file is gone. The watcher keeps watching; if the file comes back you get `.changed`.
     case removed
-    /// The watched directory was removed, renamed or unmounted. The watcher has stopped.
+    /// The path leads somewhere else now (a followed symlink re-pointed, the file replaced by a
+    /// symlink, its directory replaced by another of the same name): the watcher watches there now
+    /// (`status` says where) and reports the file's state there next (`.changed` or `.removed`).
+    case relocated
+    /// The watched directory was removed, renamed or unmounted (or a directory above it was), and the
+    /// path leads to no directory now. The watcher has stopped.
     case directoryGone
     /// Watching cannot go on: the path became a directory, permission was lost, a read failed.
     /// The message says what and where. The watcher has stopped.
@@ -18,6 +23,7 @@ public enum FileWatchEvent: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .changed: "changed"
         case .removed: "removed"
+        case .relocated: "relocated"
         case .directoryGone: "directory gone"
         case .error(let message): "error: \(message)"
         }
@@ -54,6 +60,8 @@ public struct FileWatcherStatus: Sendable, Equatable {
     public let name: String
     /// Why `.automatic` fell back to polling, if it did: "inotify_init1: Too many open files".
     public let fallbackReason: String?
+    /// The file watched: `directory` and `name` joined.
+    public var path: String { directory == "/" ? "/" + name : directory + "/" + name }
 }
 
 /// Why a watcher could not start: the message names the path and the reason.
@@ -76,6 +84,8 @@ public struct FileWatcherError: Error, Sendable, Equatable, CustomStringConverti
 /// After a relevant event the watcher waits until no further event for the file has arrived for
 /// `settle`, then `stat`s the file and calls the handler once: `.changed` if it exists, `.removed` if
 /// it does not (only once per disappearance). `.directoryGone` and `.error` end the watch.
+/// The path is resolved again after every burst (`FileWatcher+Route.swift`): when it leads
+/// elsewhere now the watcher moves there (`.relocated`); when it leads to no directory, `.directoryGone`.
 ///
 /// ```swift
 /// let watcher = FileWatcher(path: "todo.txt")
@@ -105,18 +115,21 @@ public final class FileWatcher: @unchecked Sendable {
     /// How long the file must be quiet before the handler is called.
     public let settle: Duration
 
-    private let queue: DispatchQueue
+    let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<UInt8>()
-    private let closing = DispatchGroup()
-    private let makeNativeBackend: @Sendable (WatchBackendContext) -> any WatchBackend
+    let closing = DispatchGroup()
+    let makeNativeBackend: @Sendable (WatchBackendContext) -> any WatchBackend
 
     // Everything below is touched only on `queue`.
-    private var running = false
-    private var active: (any WatchBackend)?
-    private var currentStatus: FileWatcherStatus?
-    private var handler: (@Sendable (FileWatchEvent) -> Void)?
-    private var siblingHandler: (@Sendable (String) -> Void)?
-    private var target: WatchTarget?
+    var running = false
+    var active: (any WatchBackend)?
+    var currentStatus: FileWatcherStatus?
+    var handler: (@Sendable (FileWatchEvent) -> Void)?
+    var siblingHandler: (@Sendable (String) -> Void)?
+    /// Where the path led when last resolved (`FileWatcher+Route.swift`); `target` is its end.
+    var route: WatchRoute?
+    var target: WatchTarget?
+    var wantsSiblings = false
     /// What the handler was last told (or what `start` found): whether the file exists, and its identity.
     private var lastIdentity: WatchedIdentity?
     private var lastKnownAbsent = false
@@ -216,8 +229,14 @@ public final class FileWatcher: @unchecked Sendable {
     private func startOnQueue(onSibling: (@Sendable (String) -> Void)?,
                               handler: @escaping @Sendable (FileWatchEvent) -> Void) throws(FileWatcherError) {
         guard !running else { throw FileWatcherError("cannot watch \(path): already watching") }
-        let resolved = try WatchSystem.resolveTarget(path)
-        let target = WatchTarget(directory: resolved.directory, name: resolved.name)
+        let route: WatchRoute
+        switch WatchSystem.resolveRoute(path) {
+        case .success(let resolved): route = resolved
+        case .failure(.directoryMissing(let directory)):
+            throw FileWatcherError("cannot watch \(path): directory \(directory): \(WatchSystem.message(forErrno: WatchSystem.noSuchFile))")
+        case .failure(.failed(let error)): throw error
+        }
+        let target = route.target
         switch WatchSystem.status(of: target.path) {
         case .present(let identity) where identity.isDirectory:
             throw FileWatcherError("cannot watch \(path): \(target.path) is a directory")
@@ -230,26 +249,9 @@ public final class FileWatcher: @unchecked Sendable {
         case .failed(let code):
             throw FileWatcherError("cannot watch \(path): \(target.path): \(WatchSystem.message(forErrno: code))")
         }
-        let context = WatchBackendContext(
-            target: target, queue: queue, closing: closing, wantsSiblings: onSibling != nil,
-            sink: { [weak self] signal in self?.receive(signal) })
-        var fallbackReason: String?
-        let chosen: any WatchBackend
-        switch backend {
-        case .polling(let interval):
-            chosen = PollingBackend(context: context, interval: interval)
-            try chosen.start()
-        case .automatic:
-            let native = makeNativeBackend(context)
-            do throws(FileWatcherError) {
-                try native.start()
-                chosen = native
-            } catch {
-                fallbackReason = error.message
-                chosen = PollingBackend(context: context, interval: Self.fallbackPollInterval)
-                try chosen.start()
-            }
-        }
+        let wantsSiblings = onSibling != nil
+        let (chosen, fallbackReason) = try makeBackend(for: route, wantsSiblings: wantsSiblings)
+        self.route = route
         self.target = target
         self.handler = handler
         self.siblingHandler = onSibling
@@ -262,6 +264,7 @@ public final class FileWatcher: @unchecked Sendable {
         siblingGenerations = [:]
         currentStatus = FileWatcherStatus(mechanism: chosen.mechanism, directory: target.directory,
                                           name: target.name, fallbackReason: fallbackReason)
+        self.wantsSiblings = wantsSiblings
     }
 
     private func teardown() {
@@ -277,7 +280,7 @@ public final class FileWatcher: @unchecked Sendable {
     }
 
     /// Stops, then tells the handler why (the handler may start the watcher again).
-    private func finish(with event: FileWatchEvent) {
+    func finish(with event: FileWatchEvent) {
         let handler = self.handler
         teardown()
         handler?(event)
@@ -285,7 +288,7 @@ public final class FileWatcher: @unchecked Sendable {
 
     // MARK: - Signals (on queue)
 
-    private func receive(_ signal: WatchSignal) {
+    func receive(_ signal: WatchSignal) {
         guard running else { return }
         switch signal {
         case .written, .removed:
@@ -293,12 +296,22 @@ public final class FileWatcher: @unchecked Sendable {
             pendingHard = true
             armSettle()
         case .creating:
-            // Wait for the writer's close; if none comes (a hard link, a writer that keeps the
-            // file open), report anyway after `createTimeout`.
+            // A symlink is complete when created: no close will come. Otherwise wait for the
+            // writer's close; if none comes (a hard link, a writer that keeps the file open),
+            // report anyway after `createTimeout`.
             awaitingClose = false
+            if let target, WatchSystem.isSymbolicLink(target.path) {
+                pendingHard = true
+                armSettle()
+                return
+            }
             armSettle(after: createTimeout, force: true)
             awaitingClose = true
             pendingHard = true
+        case .routeChanged:
+            awaitingClose = false  // resolved again when the burst settles, whatever a creation awaits
+            pendingHard = true
+            armSettle()
         case .attributes, .directoryAttributes:
             pendingSoft = true
             armSettle()
@@ -338,11 +351,17 @@ public final class FileWatcher: @unchecked Sendable {
     }
 
     private func settled(generation: Int, force: Bool) {
-        guard running, generation == settleGeneration, force || !awaitingClose, let target else { return }
+        guard running, generation == settleGeneration, force || !awaitingClose else { return }
         awaitingClose = false
-        let hard = pendingHard
+        var hard = pendingHard
         pendingHard = false
         pendingSoft = false
+        switch followRoute() {
+        case .stopped: return
+        case .unchanged: break
+        case .relocated: hard = true
+        }
+        guard let target else { return }
         switch WatchSystem.status(of: target.path) {
         case .absent:
             lastIdentity = nil

@@ -14,6 +14,12 @@ func makeNativeWatchBackend(context: WatchBackendContext) -> any WatchBackend {
 /// while the directory is quiet. Each wake-up reads until `EAGAIN` and parses the raw records
 /// (16-byte header, then `len` NUL-padded name bytes).
 ///
+/// The same instance also watches the route (`WatchRoute`): each directory holding a followed
+/// symlink, for that name being created, deleted or renamed (`linkMask`), and each directory above,
+/// for being renamed or deleted itself (`ancestorMask`, no per-entry events, so a busy `/tmp` above
+/// costs nothing). Either is reported as `.routeChanged`. These watches are best effort: a directory
+/// that cannot be watched (no read permission) is skipped.
+///
 /// `IN_MODIFY` is not subscribed: it fires for every write and after a truncation, when the file is
 /// still incomplete. Content is complete at `IN_CLOSE_WRITE` or `IN_MOVED_TO`.
 final class InotifyBackend: WatchBackend, @unchecked Sendable {
@@ -23,8 +29,17 @@ final class InotifyBackend: WatchBackend, @unchecked Sendable {
     static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE
                              | IN_DELETE_SELF | IN_MOVE_SELF | IN_ATTRIB | IN_ONLYDIR)
 
+    /// The events subscribed on a directory holding a followed symlink, added to any other mask.
+    static let linkMask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO
+                                 | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR) | UInt32(IN_MASK_ADD)
+    /// The events subscribed on a directory above: only its own rename or removal.
+    static let ancestorMask = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR) | UInt32(IN_MASK_ADD)
+
     private let context: WatchBackendContext
     private let targetName: [UInt8]
+    // Set in `start`, read on the watcher's queue.
+    private var linkNames: [Int32: [[UInt8]]] = [:]
+    private var routeDescriptors = Set<Int32>()
     // Touched only on the watcher's queue.
     private var source: (any DispatchSourceRead)?
     private var watchDescriptor: Int32 = -1
@@ -48,6 +63,16 @@ final class InotifyBackend: WatchBackend, @unchecked Sendable {
             throw FileWatcherError("inotify_add_watch \(context.target.directory): \(WatchSystem.message(forErrno: code))")
         }
         watchDescriptor = wd
+        for link in context.route.links {
+            let linkWD = inotify_add_watch(fd, link.directory, Self.linkMask)
+            guard linkWD >= 0 else { continue }
+            linkNames[linkWD, default: []].append(Array(link.name.utf8))
+            routeDescriptors.insert(linkWD)
+        }
+        for ancestor in context.route.ancestors {
+            let ancestorWD = inotify_add_watch(fd, ancestor, Self.ancestorMask)
+            if ancestorWD >= 0 { routeDescriptors.insert(ancestorWD) }
+        }
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: context.queue)
         let closing = context.closing
         closing.enter()
@@ -110,11 +135,21 @@ final class InotifyBackend: WatchBackend, @unchecked Sendable {
             context.sink(.written)
             return
         }
-        guard wd == watchDescriptor else { return }
-        if has(IN_DELETE_SELF) || has(IN_MOVE_SELF) || has(IN_IGNORED) || has(IN_UNMOUNT) {
+        if has(IN_UNMOUNT) {
             context.sink(.directoryGone)
             return
         }
+        let selfEvent = has(IN_DELETE_SELF) || has(IN_MOVE_SELF) || has(IN_IGNORED)
+        if selfEvent && (wd == watchDescriptor || routeDescriptors.contains(wd)) {
+            context.sink(.routeChanged)
+            return
+        }
+        if let names = linkNames[wd], names.contains(where: { name.elementsEqual($0) }),
+           has(IN_CREATE) || has(IN_DELETE) || has(IN_MOVED_FROM) || has(IN_MOVED_TO) {
+            context.sink(.routeChanged)
+            return
+        }
+        guard wd == watchDescriptor else { return }
         if name.isEmpty {
             if has(IN_ATTRIB) { context.sink(.directoryAttributes) }
             return

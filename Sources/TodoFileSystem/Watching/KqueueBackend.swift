@@ -100,8 +100,12 @@ final class KqueueBackend: WatchBackend, @unchecked Sendable {
 
     private func directoryEvent(_ events: DispatchSource.FileSystemEvent) {
         guard !stopped else { return }
-        if !events.isDisjoint(with: [.delete, .rename, .revoke]) {
+        if events.contains(.revoke) {
             context.sink(.directoryGone)
+            return
+        }
+        if !events.isDisjoint(with: [.delete, .rename]) {
+            context.sink(.routeChanged)
             return
         }
         if events.contains(.attrib) { context.sink(.directoryAttributes) }

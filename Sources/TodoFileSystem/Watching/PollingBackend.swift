@@ -4,12 +4,13 @@ import Dispatch
 ///
 /// For filesystems without notifications (network mounts, FUSE), for `--poll`, and as the fallback
 /// when the native backend cannot be set up. It compares the file's identity (device, inode, size,
-/// modification time in nanoseconds): a rewrite that keeps all four is missed. The directory is
-/// gone when `stat` fails or its device and inode change. When sibling names are wanted it also lists
+/// modification time in nanoseconds): a rewrite that keeps all four is missed. Each tick it also
+/// resolves the path again (`WatchSystem.resolveRoute`) and reports `.routeChanged` when it leads
+/// elsewhere: a directory on the way renamed, removed or replaced, a followed symlink re-pointed. When sibling names are wanted it also lists
 /// the directory each tick and reports names that were not there before.
 ///
-/// Cost: one timer wake-up per interval (with 10% leeway), two `stat` calls, plus one directory
-/// listing if sibling names are wanted.
+/// Cost: one timer wake-up per interval (with 10% leeway), the route's `lstat`/`realpath`/`stat`
+/// calls and one `stat` of the file, plus one directory listing if sibling names are wanted.
 final class PollingBackend: WatchBackend, @unchecked Sendable {
     let mechanism = FileWatcherMechanism.polling
 
@@ -18,12 +19,13 @@ final class PollingBackend: WatchBackend, @unchecked Sendable {
     // Touched only on the watcher's queue.
     private var timer: (any DispatchSourceTimer)?
     private var lastFile: PathStatus = .absent
-    private var directoryIdentity: WatchedIdentity?
+    private var lastResolution: Result<WatchRoute, WatchRouteProblem>
     private var knownNames: Set<String> = []
 
     init(context: WatchBackendContext, interval: Duration) {
         self.context = context
         self.interval = interval
+        lastResolution = .success(context.route)
     }
 
     func start() throws(FileWatcherError) {
@@ -31,10 +33,10 @@ final class PollingBackend: WatchBackend, @unchecked Sendable {
             throw FileWatcherError("cannot poll \(context.target.path): the interval must be positive")
         }
         switch WatchSystem.status(of: context.target.directory) {
-        case .present(let identity) where identity.isDirectory:
-            directoryIdentity = identity
-        case .present:
+        case .present(let identity) where !identity.isDirectory:
             throw FileWatcherError("cannot poll \(context.target.path): \(context.target.directory) is not a directory")
+        case .present:
+            break
         case .absent:
             throw FileWatcherError("cannot poll \(context.target.path): \(context.target.directory) does not exist")
         case .failed(let code):
@@ -59,17 +61,15 @@ final class PollingBackend: WatchBackend, @unchecked Sendable {
     private func poll() {
         guard timer != nil else { return }
         let target = context.target
-        switch WatchSystem.status(of: target.directory) {
-        case .present(let identity) where identity.isDirectory
-            && identity.device == directoryIdentity?.device && identity.inode == directoryIdentity?.inode:
-            break
-        case .present, .absent:
-            context.sink(.directoryGone)
-            return
-        case .failed(let code):
-            context.sink(.failed("\(target.directory): \(WatchSystem.message(forErrno: code))"))
-            return
+        // The path resolved again: a directory renamed, removed or replaced (even by one of the
+        // same name) anywhere on the way, or a followed symlink re-pointed, and the facade decides.
+        // Reported once per new resolution, so that the facade's settle time can pass.
+        let resolution = WatchSystem.resolveRoute(context.route.path)
+        if resolution != lastResolution {
+            lastResolution = resolution
+            if resolution != .success(context.route) { context.sink(.routeChanged) }
         }
+        guard resolution == .success(context.route) else { return }
         let now = WatchSystem.status(of: target.path)
         if now != lastFile {
             let previous = lastFile

@@ -12,6 +12,10 @@ enum WatchSignal: Sendable, Equatable {
     case creating
     /// The target was deleted or renamed away.
     case removed
+    /// A directory on the way to the target (its own, one above it, one holding a symlink that was
+    /// followed) was renamed or removed, or a followed symlink was replaced: the path may lead
+    /// elsewhere now, so the facade resolves it again.
+    case routeChanged
     /// The target's metadata changed (chmod, utimes) without a write being seen.
     case attributes
     /// The directory's own metadata changed (permissions may have been lost).
@@ -24,7 +28,7 @@ enum WatchSignal: Sendable, Equatable {
     case siblingAppeared(String)
     /// Another name was deleted or renamed away.
     case siblingRemoved(String)
-    /// The watched directory was removed, renamed, or its filesystem unmounted.
+    /// A watched directory's filesystem was unmounted: final, whatever the path leads to now.
     case directoryGone
     /// The backend cannot go on (read error, lost permission); the text says what and where.
     case failed(String)
@@ -35,6 +39,50 @@ struct WatchTarget: Sendable, Equatable {
     let directory: String
     let name: String
     var path: String { directory == "/" ? "/" + name : directory + "/" + name }
+}
+
+/// Where a watched path leads at one moment, and every place whose change could make it lead
+/// elsewhere. Two routes are equal when the path leads to the same file through the same
+/// directories (the same inodes, not only the same names).
+struct WatchRoute: Sendable, Equatable {
+    /// The device and inode of a directory.
+    struct DirectoryIdentity: Sendable, Equatable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    /// The path as given to the watcher.
+    let path: String
+    /// The file finally reached: symlinks followed, its directory canonical.
+    let target: WatchTarget
+    /// Each symlink followed on the way, as the canonical directory holding it and its name.
+    let links: [WatchTarget]
+    /// The directories above the target's and the links' directories (canonical, without `/`):
+    /// renaming or removing one of them takes the file away from the path.
+    let ancestors: [String]
+    /// The identities of the target's directory, then of each link's directory.
+    let directories: [DirectoryIdentity]
+
+    /// The directories above `directory`, nearest first: `/a/b/c` → `/a/b`, `/a`.
+    static func ancestors(of directory: String) -> [String] {
+        var result: [String] = []
+        var current = directory
+        while true {
+            let parent = WatchSystem.split(current).directory
+            guard parent != current, parent != "/", parent != "." else { break }
+            result.append(parent)
+            current = parent
+        }
+        return result
+    }
+}
+
+/// Why a path does not lead to a watchable file right now.
+enum WatchRouteProblem: Error, Sendable, Equatable {
+    /// The file's directory does not exist (removed, renamed, or a directory above it was).
+    case directoryMissing(String)
+    /// Anything else (a symlink loop, no permission, the path is a directory): the message says what.
+    case failed(FileWatcherError)
 }
 
 /// A source of `WatchSignal`s. All methods are called on the watcher's queue and every signal is
@@ -51,7 +99,9 @@ protocol WatchBackend: AnyObject, Sendable {
 
 /// The parameters every backend is built from.
 struct WatchBackendContext: Sendable {
-    let target: WatchTarget
+    /// Where the path led when the backend was made; backends watch its target, links and ancestors.
+    let route: WatchRoute
+    var target: WatchTarget { route.target }
     /// The watcher's serial queue: sources target it, signals are delivered on it.
     let queue: DispatchQueue
     /// Entered once per open descriptor, left when its source's cancel handler has closed it.

@@ -35,6 +35,9 @@ enum PathStatus: Equatable, Sendable {
 
 /// Thin wrappers over the libc calls the watcher uses; each retries `EINTR` where it can occur.
 enum WatchSystem {
+    /// `ENOENT`, for a message about a directory found missing.
+    static var noSuchFile: Int32 { ENOENT }
+
     /// The calling thread's errno.
     static var lastErrno: Int32 { errno }
 
@@ -95,40 +98,69 @@ enum WatchSystem {
         return result
     }
 
-    /// Resolves the file to watch: follows symlinks on the file itself (even dangling ones), then
-    /// canonicalises its directory with `realpath(3)`.
+    /// Resolves where `path` leads now: follows symlinks on the file itself (even dangling ones),
+    /// canonicalises each directory with `realpath(3)`, and records the directories and links a
+    /// later change of which would make the path lead elsewhere.
     ///
-    /// Throws if the directory does not exist, if the path names a directory, or on a symlink loop.
+    /// Fails with `.directoryMissing` when the file's directory does not exist, and with `.failed`
+    /// if the path names a directory, on a symlink loop, or when a directory cannot be resolved.
     /// The file itself need not exist: it may appear later.
-    static func resolveTarget(_ path: String) throws(FileWatcherError) -> (directory: String, name: String) {
-        guard !path.isEmpty else { throw FileWatcherError("cannot watch an empty path") }
+    static func resolveRoute(_ path: String) -> Result<WatchRoute, WatchRouteProblem> {
+        func failure(_ text: String) -> Result<WatchRoute, WatchRouteProblem> {
+            .failure(.failed(FileWatcherError("cannot watch \(path): \(text)")))
+        }
+        guard !path.isEmpty else { return .failure(.failed(FileWatcherError("cannot watch an empty path"))) }
         var current = path
-        var hops = 0
+        var linkPaths: [String] = []
         while true {
             var info = stat()
             if lstat(current, &info) != 0 {
                 let code = errno
-                if code == ENOENT { break }
-                throw FileWatcherError("cannot watch \(path): \(current): \(message(forErrno: code))")
+                if code == ENOENT || code == ENOTDIR { break }
+                return failure("\(current): \(message(forErrno: code))")
             }
             let kind = UInt32(info.st_mode) & 0o170000
-            if kind == 0o040000 { throw FileWatcherError("cannot watch \(path): \(current) is a directory") }
+            if kind == 0o040000 { return failure("\(current) is a directory") }
             guard kind == 0o120000 else { break }
-            hops += 1
-            guard hops <= 40, let target = readLink(current) else {
-                throw FileWatcherError("cannot watch \(path): too many levels of symbolic links")
+            guard linkPaths.count < 40, let target = readLink(current) else {
+                return failure("too many levels of symbolic links")
             }
+            linkPaths.append(current)
             current = target.hasPrefix("/") ? target : split(current).directory + "/" + target
         }
-        let (directory, name) = split(current)
-        guard !name.isEmpty, name != ".", name != ".." else {
-            throw FileWatcherError("cannot watch \(path): not a file name")
+        let name = split(current).name
+        guard !name.isEmpty, name != ".", name != ".." else { return failure("not a file name") }
+        var places: [WatchTarget] = []
+        var identities: [WatchRoute.DirectoryIdentity] = []
+        for (index, hop) in ([current] + linkPaths).enumerated() {
+            let (hopDirectory, hopName) = split(hop)
+            guard let real = realpath(hopDirectory, nil) else {
+                let code = errno
+                if index == 0 && (code == ENOENT || code == ENOTDIR) { return .failure(.directoryMissing(hopDirectory)) }
+                return failure("directory \(hopDirectory): \(message(forErrno: code))")
+            }
+            let canonical = String(cString: real)
+            free(real)
+            guard case .present(let identity) = status(of: canonical) else {
+                return .failure(.directoryMissing(hopDirectory))
+            }
+            places.append(WatchTarget(directory: canonical, name: hopName))
+            identities.append(.init(device: identity.device, inode: identity.inode))
         }
-        guard let real = realpath(directory, nil) else {
-            throw FileWatcherError("cannot watch \(path): directory \(directory): \(message(forErrno: errno))")
+        var ancestors: [String] = []
+        for place in places {
+            for ancestor in WatchRoute.ancestors(of: place.directory) where !ancestors.contains(ancestor) {
+                ancestors.append(ancestor)
+            }
         }
-        defer { free(real) }
-        return (String(cString: real), name)
+        return .success(WatchRoute(path: path, target: places[0], links: Array(places.dropFirst()),
+                                   ancestors: ancestors, directories: identities))
+    }
+
+    /// Whether `lstat(2)` finds a symbolic link at `path`.
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (UInt32(info.st_mode) & 0o170000) == 0o120000
     }
 
     private static func readLink(_ path: String) -> String? {

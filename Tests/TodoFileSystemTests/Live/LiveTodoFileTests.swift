@@ -118,6 +118,7 @@ struct LiveTodoFileTests {
             switch event {
             case .changed(let document): word = "changed " + String(decoding: document.rendered(), as: UTF8.self)
             case .removed: word = "removed"
+            case .relocated(let place): word = "relocated \(place)"
             case .unreadable(let error): word = "unreadable \(error)"
             case .directoryGone: word = "directoryGone"
             case .watchFailed(let message): word = "failed \(message)"
