@@ -14,9 +14,10 @@ public enum Key: Equatable, Sendable {
 /// Turns the bytes a terminal sends into keys: UTF-8 characters (a character split across two
 /// reads is kept until it is whole), the escape sequences of the cursor and editing keys (both the
 /// `ESC [` and the `ESC O` forms), a bracketed paste as one `Key.paste`, and Escape itself: an ESC
-/// that ends a read with nothing after it, or one followed by something that does not make a
-/// sequence. A sequence cut by the end of a read (`ESC [ 2 0`) is kept until the rest arrives, and so
-/// is a paste until its end marker has arrived (a paste longer than one read spans several).
+/// followed by something that does not make a sequence, or an ESC still alone when the input pauses
+/// (`flush`). An ESC or a sequence cut by the end of a read (`ESC`, `ESC [ 2 0`) is kept until the
+/// rest arrives, so a key's or a paste's marker split between two reads is still read whole; a
+/// paste is kept until its end marker has arrived (a paste longer than one read spans several).
 public struct KeyDecoder: Sendable {
     private var partial: [UInt8] = []
     /// Inside a bracketed paste: its bytes so far.
@@ -77,6 +78,16 @@ public struct KeyDecoder: Sendable {
         return keys
     }
 
+    /// The input paused (no byte for a moment, the caller's read timed out): an ESC still waiting is
+    /// Escape, and the bytes of an unfinished sequence after it are keys of their own. A paste is
+    /// never cut short: inside one nothing is given until its end marker arrives.
+    public mutating func flush() -> [Key] {
+        guard pasted == nil, partial.first == 0x1B else { return [] }
+        let rest = Array(partial.dropFirst())
+        partial = []
+        return [.escape] + keys(from: rest)
+    }
+
     /// Inside a paste: takes its bytes from `index` up to the end marker (then the paste is one key)
     /// or to the end of `input`, keeping back a tail that may be the start of the end marker.
     /// Returns where decoding goes on.
@@ -114,10 +125,11 @@ public struct KeyDecoder: Sendable {
     }
 
     /// The sequence an ESC at `index` starts: `ESC [` or `ESC O`, parameter and intermediate bytes
-    /// (0x20–0x3F), a final byte (0x40–0x7E). An ESC alone at the end of the input is Escape; an
-    /// ESC followed by anything else is Escape, and what follows is read as keys of its own.
+    /// (0x20–0x3F), a final byte (0x40–0x7E). An ESC followed by anything else is Escape, and what
+    /// follows is read as keys of its own; one that the input ends in, or in the middle of, is
+    /// incomplete.
     static func escapeSequence(_ input: [UInt8], at index: Int) -> Sequence {
-        guard index + 1 < input.count else { return .key(.escape, 1) }
+        guard index + 1 < input.count else { return .incomplete }
         guard input[index + 1] == 0x5B || input[index + 1] == 0x4F else { return .key(.escape, 1) }
         var end = index + 2
         while end < input.count, (0x20...0x3F).contains(input[end]) { end += 1 }

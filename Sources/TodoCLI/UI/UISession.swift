@@ -114,16 +114,16 @@ final class UISession {
             var redraw = false
             switch terminal.read(timeout: .milliseconds(40)) {
             case .bytes(let bytes):
-                for key in decoder.keys(from: bytes) {
-                    if !handle(key) { return 0 }
-                }
+                if !handle(decoder.keys(from: bytes)) { return 0 }
                 redraw = true
             case .resized, .continued:
                 redraw = true
             case .terminate:
                 return 0
             case .timeout:
-                break
+                let waiting = decoder.flush()
+                if !handle(waiting) { return 0 }
+                redraw = !waiting.isEmpty
             }
             if let document = inbox.takeDocument() {
                 list.replaceDocument(document)
