@@ -17,6 +17,10 @@ public struct LineEditor: Equatable, Sendable {
         case .character(let character):
             characters.insert(character, at: cursor)
             cursor += 1
+        case .paste(let text):
+            let inserted = Self.pastable(text)
+            characters.insert(contentsOf: inserted, at: cursor)
+            cursor += inserted.count
         case .backspace:
             guard cursor > 0 else { return true }
             cursor -= 1
@@ -40,6 +44,19 @@ public struct LineEditor: Equatable, Sendable {
             return false
         }
         return true
+    }
+
+    /// A paste as a line's characters: line breaks at its end dropped, every other line break (LF,
+    /// CR, CRLF) and tab a space, other control characters dropped. So a pasted text is only ever
+    /// text in the line: several pasted lines become one line, never an Enter.
+    static func pastable(_ text: String) -> [Character] {
+        var characters = Array(text)
+        while let last = characters.last, last.isNewline { characters.removeLast() }
+        return characters.compactMap { character in
+            if character.isNewline || character == "\t" { return " " }
+            let isControl = character.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+            return isControl ? nil : character
+        }
     }
 
     /// The columns the text before the cursor takes.

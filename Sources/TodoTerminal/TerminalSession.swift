@@ -59,6 +59,7 @@ public final class TerminalSession: @unchecked Sendable {
         let events: [(Int32, Input)] = [(SIGWINCH, .resized), (SIGTERM, .terminate("SIGTERM")),
                                         (SIGHUP, .terminate("SIGHUP")), (SIGINT, .terminate("SIGINT")),
                                         (SIGCONT, .continued)]
+        Self.setBlocked(events.map(\.0), SIG_BLOCK)
         for (number, event) in events {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
@@ -76,9 +77,25 @@ public final class TerminalSession: @unchecked Sendable {
     deinit {
         restore()
         for source in sources { source.cancel() }
-        for number in [SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGCONT] { signal(number, SIG_DFL) }
+        let numbers = [SIGWINCH, SIGTERM, SIGHUP, SIGINT, SIGCONT]
+        for number in numbers { signal(number, SIG_DFL) }
+        Self.setBlocked(numbers, SIG_UNBLOCK)
         close(pipeRead)
         close(pipeWrite)
+    }
+
+    /// Blocks (or unblocks) `numbers` in the calling thread, and so in every thread it starts later.
+    /// On Linux a dispatch signal source reads its signal from a `signalfd`, which sees only a
+    /// signal no thread takes: one delivered to a thread that has it unblocked meets `SIG_IGN` and is
+    /// gone (a SIGTERM or SIGWINCH lost now and then). Blocked, a signal waits for the `signalfd`.
+    /// kqueue sees a signal as it is sent, so elsewhere nothing is blocked.
+    private static func setBlocked(_ numbers: [Int32], _ how: Int32) {
+        #if canImport(Glibc)
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in numbers { sigaddset(&set, number) }
+        _ = pthread_sigmask(how, &set, nil)
+        #endif
     }
 
     /// Raw mode: bytes as typed, no echo, no line editing, no signals from keys (Ctrl-C, Ctrl-Z

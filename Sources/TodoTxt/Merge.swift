@@ -1,8 +1,9 @@
 /// Merging todo.txt files by task identity instead of by line (docs/sync.md).
 ///
-/// Two entry points, both pure (no I/O, no clock, no randomness):
+/// Entry points, all pure (no I/O, no clock, no randomness):
 /// - `threeWay(base:ours:theirs:)` for git's merge driver (docs/sync.md section 1);
-/// - `twoWay(file:copy:doneUIDs:)` for conflict copies left by sync clients (docs/sync.md section 2).
+/// - `twoWay(file:copy:doneUIDs:)` for conflict copies left by sync clients (docs/sync.md section 2);
+/// - `threeWayLine(base:ours:theirs:)` for one task line, the field merge alone (`todo ui`'s edit field).
 ///
 /// **Matching.** A task with a `uid:` (or Simpletask's `uuid:`) matches the task with the same uid on
 /// the other side. When several lines of one file hold the same uid, its owner (the only completed

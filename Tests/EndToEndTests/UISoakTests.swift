@@ -24,7 +24,7 @@ final class UISoakTests: XCTestCase {
         XCTAssertTrue(ui.waitFor { $0.alternateScreen && $0.lines.last?.isEmpty == false }, ui.screen.text)
 
         let keys = ["j", "k", "x", " ", "pa", "pc", "p ", "g", "G", "s", "u", "u", "/milk\r", "/ca", "\u{1B}", "\u{1B}[A",
-                    "\u{1B}[B", "\u{1B}[6~", "anew task\r", "? "]
+                    "\u{1B}[B", "\u{1B}[6~", "anew task\r", "? ", "e\u{1B}[200~ pasted\rx\u{1B}[201~\r"]
         let deadline = Date().addingTimeInterval(Spawn.soakSeconds(default: 3))
         var appended = 0, sent = 0
         while Date() < deadline {

@@ -8,7 +8,9 @@ struct UITextTests {
         var decoder = KeyDecoder()
         #expect(decoder.keys(from: Array("\u{1B}[A\u{1B}[B\u{1B}OH\u{1B}[4~\u{1B}[3~\u{1B}[5~".utf8))
                 == [.up, .down, .home, .end, .delete, .pageUp])
-        #expect(decoder.keys(from: [0x0D, 0x7F, 0x15, 0x17, 0x1B]) == [.enter, .backspace, .control("u"), .control("w"), .escape])
+        // A lone ESC is Escape once the input pauses (it could begin a sequence split between reads).
+        #expect(decoder.keys(from: [0x0D, 0x7F, 0x15, 0x17, 0x1B]) + decoder.flush()
+                == [.enter, .backspace, .control("u"), .control("w"), .escape])
         // A character split between two reads is kept until it is whole.
         let e = Array("é".utf8)
         #expect(decoder.keys(from: [e[0]]) == [])

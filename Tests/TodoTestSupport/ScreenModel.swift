@@ -1,7 +1,7 @@
 /// A terminal screen for tests of `todo ui`: applies the bytes the program writes (printable text,
 /// `\r`, `\n`, and the escape sequences it uses: cursor position `CSI row;col H`, erase to end of
 /// line `CSI K`, erase screen `CSI 2J`, colours `CSI … m`, cursor visibility `CSI ?25 h/l`, the
-/// alternate screen `CSI ?1049 h/l`) to a grid of characters, so a test can read what is shown.
+/// alternate screen `CSI ?1049 h/l`, bracketed paste `CSI ?2004 h/l`) to a grid of characters, so a test can read what is shown.
 public struct ScreenModel {
     public let columns: Int
     public let rows: Int
@@ -12,6 +12,8 @@ public struct ScreenModel {
     public private(set) var alternateScreen = false
     /// Whether the cursor is shown.
     public private(set) var cursorVisible = true
+    /// Whether bracketed paste is on (`CSI ?2004h` … `CSI ?2004l`).
+    public private(set) var bracketedPaste = false
     private var pending: [UInt8] = []
 
     public init(columns: Int, rows: Int) {
@@ -97,6 +99,7 @@ public struct ScreenModel {
                 grid = Array(repeating: Array(repeating: " ", count: columns), count: rows)
             }
             if parameters == "?25" { cursorVisible = on }
+            if parameters == "?2004" { bracketedPaste = on }
         default:
             break
         }

@@ -17,17 +17,6 @@ enum UIAction {
         }).available(.todoOnly)
 }
 
-/// What the watcher hands over to the screen's thread.
-final class UIInbox: Sendable {
-    let document = Mutex<TodoDocument?>(nil)
-    let problem = Mutex<String?>(nil)
-
-    /// The newest document handed over since the last call, if any.
-    func takeDocument() -> TodoDocument? { document.withLock { value in defer { value = nil }; return value } }
-    /// The newest problem reported since the last call, if any.
-    func takeProblem() -> String? { problem.withLock { value in defer { value = nil }; return value } }
-}
-
 /// One change `u` can take back, and what the status line called it.
 struct UndoStep {
     let record: ChangeRecord
@@ -38,7 +27,8 @@ final class UISession {
     enum Mode {
         case list
         case adding(LineEditor)
-        case editing(TaskIdentity, LineEditor)
+        case editing(UIEdit)
+        case resolvingEdit(UIEditConflict)
         case filtering(LineEditor)
         case confirmingDelete(TaskIdentity)
         case choosingPriority(TaskIdentity)
@@ -106,9 +96,10 @@ final class UISession {
 
     // MARK: - The loop
 
-    /// The alternate screen on; and off again with the colours reset and the cursor shown.
-    static let enterScreen = Array("\u{1B}[?1049h".utf8)
-    static let leaveScreen = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
+    /// The alternate screen and bracketed paste (a paste arrives marked, as `Key.paste`) on; and
+    /// off again with the colours reset and the cursor shown.
+    static let enterScreen = Array("\u{1B}[?1049h\u{1B}[?2004h".utf8)
+    static let leaveScreen = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?2004l\u{1B}[?1049l".utf8)
 
     func loop() -> Int32 {
         terminal.enterRawMode()
@@ -123,19 +114,20 @@ final class UISession {
             var redraw = false
             switch terminal.read(timeout: .milliseconds(40)) {
             case .bytes(let bytes):
-                for key in decoder.keys(from: bytes) {
-                    if !handle(key) { return 0 }
-                }
+                if !handle(decoder.keys(from: bytes)) { return 0 }
                 redraw = true
             case .resized, .continued:
                 redraw = true
             case .terminate:
                 return 0
             case .timeout:
-                break
+                let waiting = decoder.flush()
+                if !handle(waiting) { return 0 }
+                redraw = !waiting.isEmpty
             }
             if let document = inbox.takeDocument() {
                 list.replaceDocument(document)
+                followEdit()
                 redraw = true
             }
             if let problem = inbox.takeProblem() {
@@ -167,7 +159,8 @@ final class UISession {
     var status: UIScreen.Status {
         switch mode {
         case .adding(let editor): return .prompt(label: "add: ", editor: editor)
-        case .editing(_, let editor): return .prompt(label: "edit: ", editor: editor)
+        case .editing(let edit): return .prompt(label: "edit: ", editor: edit.editor)
+        case .resolvingEdit(let conflict): return .message(conflict.question)
         case .filtering(let editor): return .prompt(label: "/", editor: editor)
         case .confirmingDelete: return .message("delete this task? (y/n)")
         case .choosingPriority: return .message("priority: a letter A-Z, space for none")
@@ -185,6 +178,7 @@ final class UISession {
 
     /// Handles one key; false to quit.
     func handle(_ key: Key) -> Bool {
+        if case .paste(let text) = key, !isTakingText { return pasteOutsideField(text) }
         switch mode {
         case .list:
             message = ""
@@ -216,16 +210,8 @@ final class UISession {
                 _ = editor.handle(key)
                 mode = .adding(editor)
             }
-        case .editing(let task, var editor):
-            switch key {
-            case .enter:
-                mode = .list
-                replace(task, with: editor.text)
-            case .escape: mode = .list
-            default:
-                _ = editor.handle(key)
-                mode = .editing(task, editor)
-            }
+        case .editing(let edit): handleEditing(key, edit)
+        case .resolvingEdit(let conflict): resolveEdit(key, conflict)
         case .filtering(var editor):
             switch key {
             case .enter:
@@ -257,10 +243,7 @@ final class UISession {
             if let task = list.selectedTask { toggle(task) }
         case .character("a"): mode = .adding(LineEditor())
         case .character("e"), .enter:
-            if let task = list.selectedTask {
-                let text = String(decoding: list.document.item(at: task.index).editableDescription, as: UTF8.self)
-                mode = .editing(task, LineEditor(text))
-            }
+            if let task = list.selectedTask { mode = .editing(UIEdit(task, in: list.document)) }
         case .character("d"):
             if let task = list.selectedTask { mode = .confirmingDelete(task) }
         case .character("p"):
@@ -351,23 +334,6 @@ final class UISession {
             let index = record.append(line, in: &document)
             return TaskIdentity(index: index, in: document)
         }
-    }
-
-    func replace(_ task: TaskIdentity, with text: String) {
-        var gone = false
-        change("edited") { (document: inout TodoDocument, record: inout ChangeRecord) throws(LiveEditError) in
-            guard let index = task.locate(in: document) else {
-                gone = true
-                throw .taskGone(path: file.path, task: task)
-            }
-            let item = document.item(at: index)
-            let line: [UInt8]
-            do throws(TaskEditError) { line = try item.replacingDescription(with: Array(text.utf8)) } catch { throw .edit(error) }
-            guard !line.elementsEqual(item.content) else { return nil }
-            record.replace(at: index, with: line, in: &document)
-            return TaskIdentity(index: index, in: document)
-        }
-        if gone { mode = .offeringAdd(text) }
     }
 
     func prioritize(_ task: TaskIdentity, _ priority: Priority?) {
