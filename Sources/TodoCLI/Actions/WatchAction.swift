@@ -296,7 +296,8 @@ final class WatchSession: @unchecked Sendable {
         let io = invocation.io
         let quiet = options.quiet
         let logging = CommandIO(writeOutput: { bytes in if !quiet { io.writeError(bytes) } },
-                                writeError: io.writeError, outputIsTerminal: false)
+                                writeError: io.writeError,
+                                outputIsTerminal: io.errorIsTerminal, errorIsTerminal: io.errorIsTerminal)
         var reconciling = Invocation(programName: invocation.programName, environment: invocation.environment,
                                      io: logging, clock: invocation.clock, files: invocation.files)
         reconciling.quiet = quiet
