@@ -19,7 +19,7 @@ enum ArchiveAction {
     static let spec = ActionSpec(
         name: "archive", arguments: "[FILE]",
         summary: "Move completed tasks to the done file (done.txt beside the todo file).",
-        options: [], completes: .files,
+        completes: .files,
         parsed: { invocation, parsed, _ throws(CLIError) in
             let todoPath = invocation.todoFilePath(explicit: parsed.positionals.first)
             let donePath = invocation.doneFilePath(forTodoFile: todoPath)

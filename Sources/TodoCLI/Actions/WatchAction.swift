@@ -19,9 +19,16 @@ import TodoTxt
 /// before the file is read (default `FileWatcher.defaultSettle`, 150 ms).
 enum WatchAction {
     static let spec = ActionSpec(
-        name: "watch", arguments: "[--poll SECONDS] [--list] [--reconcile] [-q] [FILE]",
+        name: "watch",
+        options: [
+            .valued("--poll", value: "SECONDS", meaning: "look at the file every SECONDS instead of using file notifications."),
+            .flag("--list", meaning: "print the list after every sort."),
+            .flag("--reconcile", meaning: "merge sync-conflict copies as they appear (see reconcile)."),
+            .flag("-q", "--quiet", meaning: "no log lines; errors are still shown."),
+        ],
+        arguments: "[FILE]",
         summary: "Keep the file sorted while it changes: re-sort after every save until stopped.",
-        options: ["--poll=", "--list", "--reconcile", "--quiet", "-q"], completes: .files,
+        completes: .files,
         parsed: { invocation, parsed, usage throws(CLIError) in
             var backend = FileWatcherBackend.automatic
             if let text = parsed.values["--poll"] {

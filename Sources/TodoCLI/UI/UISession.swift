@@ -11,7 +11,7 @@ enum UIAction {
     static let spec = ActionSpec(
         name: "ui", arguments: "[FILE]",
         summary: "A live full-screen list: move, complete, add, edit, filter; changes made elsewhere show at once.",
-        options: [], completes: .files,
+        completes: .files,
         parsed: { invocation, parsed, _ throws(CLIError) in
             try UISession.run(invocation, path: invocation.todoFilePath(explicit: parsed.positionals.first))
         }).available(.todoOnly)
