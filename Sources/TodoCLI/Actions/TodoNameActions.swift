@@ -176,8 +176,17 @@ enum TodoNameActions {
         return colors
     }()
 
-    /// The shared engine's settings for a run under the name `todo`.
+    /// The shared engine's settings for a run under the name `todo`: those resolved once at start-up
+    /// (`TodoCommand.dispatch`), with an action's own `--force` (`del --force`) added.
     static func settings(for invocation: Invocation) -> TodoShSettings {
+        guard var settings = invocation.todoNameSettings else { return resolveSettings(for: invocation) }
+        if invocation.force { settings.force = true }
+        return settings
+    }
+
+    /// The settings of the name `todo` from the options before the action, the environment and
+    /// the config's variables: environment (non-empty) beats config beats the `todo` default.
+    static func resolveSettings(for invocation: Invocation) -> TodoShSettings {
         let environment = invocation.environment
         let config = invocation.configVariables
         /// Environment (non-empty) beats config beats the `todo` default.
@@ -187,7 +196,7 @@ enum TodoNameActions {
             return fallback
         }
         var settings = TodoShSettings()
-        settings.personality = .todo
+        settings.rules = .todo
         settings.variables = colorPresets.merging(config) { _, configured in configured }
         settings.exportedEnvironment = environment
         settings.verbose = invocation.quiet ? 0 : (Int(value("TODOTXT_VERBOSE", default: "1")) ?? 1) + invocation.verboseCount

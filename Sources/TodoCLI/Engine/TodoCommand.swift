@@ -93,6 +93,7 @@ public enum TodoCommand {
                 invocation.configVariables = config.variables
             }
         }
+        invocation.todoNameSettings = TodoNameActions.resolveSettings(for: invocation)
         // No action: list the tasks (or run the configured TODOTXT_DEFAULT_ACTION).
         guard index < arguments.count else {
             return try TodoNameActions.runDefaultAction(&invocation)
