@@ -95,6 +95,16 @@ enum CompletionsAction {
         action.options.filter { $0.value != nil }.map { ($0.names, $0.values) }
     }
 
+    /// What completes `action`'s arguments, as one shell snippet: `reply` of the one completion when
+    /// every argument has it, else `branches` (1-based position and its reply, for all but the last
+    /// argument) with the last argument's reply for every further position.
+    static func byPosition(_ action: ActionSpec, _ reply: (ActionSpec.Completion) -> String,
+                           _ branches: ([(position: Int, reply: String)], String) -> String) -> String {
+        let completions = action.argumentCompletions
+        guard let last = completions.last, completions.count > 1 else { return reply(completions.first ?? .nothing) }
+        return branches(completions.dropLast().enumerated().map { ($0.offset + 1, reply($0.element)) }, reply(last))
+    }
+
     static func bashScript() -> String {
         var cases: [String] = []
         for action in visibleActions {
@@ -103,16 +113,19 @@ enum CompletionsAction {
             for option in valuedOptions(action) {
                 let reply = option.values.isEmpty ? "COMPREPLY=()" : "COMPREPLY=( $(compgen -W '\(option.values.joined(separator: " "))' -- \"$cur\" || :) )"
                 let test = option.names.map { "\"$prev\" == \($0)" }.joined(separator: " || ")
-                valueCases += "\n                [[ \(test) ]] && { \(reply); return 0; }"
+                valueCases += "\n            [[ \(test) ]] && { \(reply); return 0; }"
             }
-            let positional: String
-            switch action.completes {
-            case .files: positional = "COMPREPLY=( $(compgen -f -- \"$cur\" || :) )"
-            case .shells: positional = "COMPREPLY=( $(compgen -W 'bash zsh fish' -- \"$cur\" || :) )"
-            case .actions: positional = "COMPREPLY=( $(compgen -W \"$actions\" -- \"$cur\" || :) )"
-            case .task: positional = "(( position == 1 )) && _todo_tasks || COMPREPLY=()"
-            case .tasks: positional = "_todo_tasks"
-            case .nothing, .projectsAndContexts: positional = "COMPREPLY=()"
+            func reply(_ completion: ActionSpec.Completion) -> String {
+                switch completion {
+                case .files: return "COMPREPLY=( $(compgen -f -- \"$cur\" || :) )"
+                case .shells: return "COMPREPLY=( $(compgen -W 'bash zsh fish' -- \"$cur\" || :) )"
+                case .actions: return "COMPREPLY=( $(compgen -W \"$actions\" -- \"$cur\" || :) )"
+                case .task, .tasks: return "_todo_tasks"
+                case .nothing, .projectsAndContexts: return "COMPREPLY=()"
+                }
+            }
+            let positional = byPosition(action, reply) { branches, last in
+                "case $position in " + branches.map { "\($0.position)) \($0.reply) ;; " }.joined() + "*) \(last) ;; esac"
             }
             cases.append("""
                     \(names(action).joined(separator: "|")))\(valueCases)
@@ -184,14 +197,18 @@ enum CompletionsAction {
         }.joined(separator: "\n        ")
         var cases: [String] = []
         for action in visibleActions {
-            let positional: String
-            switch action.completes {
-            case .files: positional = "_files"
-            case .shells: positional = "compadd bash zsh fish"
-            case .actions: positional = "_describe 'action' actions"
-            case .task: positional = "(( CURRENT == 3 )) && _todo_tasks"
-            case .tasks: positional = "_todo_tasks"
-            case .nothing, .projectsAndContexts: positional = ":"
+            func reply(_ completion: ActionSpec.Completion) -> String {
+                switch completion {
+                case .files: return "_files"
+                case .shells: return "compadd bash zsh fish"
+                case .actions: return "_describe 'action' actions"
+                case .task, .tasks: return "_todo_tasks"
+                case .nothing, .projectsAndContexts: return ":"
+                }
+            }
+            // After `CURRENT -= index - 2`, the action is word 2 and its first argument word 3.
+            let positional = byPosition(action, reply) { branches, last in
+                "case $(( CURRENT - 2 )) in " + branches.map { "(\($0.position)) \($0.reply) ;; " }.joined() + "(*) \(last) ;; esac"
             }
             let options = optionWords(action).map { "'\($0)'" }.joined(separator: " ")
             var valueTests = ""
@@ -295,16 +312,20 @@ enum CompletionsAction {
                     if option.value != nil { line += option.values.isEmpty ? " -x" : " -x -a '\(option.values.joined(separator: " "))'" }
                     lines.append(line)
                 }
-                switch action.completes {
-                case .tasks: lines.append("complete -c \(program) -n '\(seen)' -k -a '(\(program) __complete-tasks 2>/dev/null)'")
-                case .task:
-                    lines.append("complete -c \(program) -n '\(seen); and test (__todo_arguments) -eq 0' -k -a '(\(program) __complete-tasks 2>/dev/null)'")
-                case .files: lines.append("complete -c \(program) -n '\(seen)' -F")
-                case .shells: lines.append("complete -c \(program) -n '\(seen)' -a 'bash zsh fish'")
-                case .actions:
-                    let all = visibleActions.flatMap(names).joined(separator: " ")
-                    lines.append("complete -c \(program) -n '\(seen)' -a '\(all)'")
-                case .nothing, .projectsAndContexts: break
+                let completions = action.argumentCompletions
+                for (index, completion) in completions.enumerated() {
+                    let flags: String
+                    switch completion {
+                    case .task, .tasks: flags = "-k -a '(\(program) __complete-tasks 2>/dev/null)'"
+                    case .files: flags = "-F"
+                    case .shells: flags = "-a 'bash zsh fish'"
+                    case .actions: flags = "-a '\(visibleActions.flatMap(names).joined(separator: " "))'"
+                    case .nothing, .projectsAndContexts: continue
+                    }
+                    // The arguments typed so far: exactly `index` for this one, at least as many for the last.
+                    let condition = completions.count == 1 ? seen
+                        : "\(seen); and test (__todo_arguments) \(index == completions.count - 1 ? "-ge" : "-eq") \(index)"
+                    lines.append("complete -c \(program) -n '\(condition)' \(flags)")
                 }
             }
             lines.append("complete -c \(program) -n 'string match -qr \"^[+@]\" -- (commandline -ct)' -a '(\(program) __complete-words 2>/dev/null)'")

@@ -55,6 +55,7 @@ enum TodoNameActions {
         spec("addto", arguments: "DEST TEXT", placement: .leadingThenText, summary: "Add a task to another file in the todo directory.",
              completes: .files, todoSh: TodoShActions.addTo,
              native: { invocation, arguments throws(CLIError) in try AddActions.addTo(arguments, &invocation) })
+            .completing(.files, .projectsAndContexts)
             .listed(under: .tasks),
         spec("list", aliases: ["ls"], arguments: "[TERM...]", placement: .leadingThenText,
              summary: "List tasks containing every TERM (-TERM excludes); -a shows hidden ones.",
@@ -102,6 +103,7 @@ enum TodoNameActions {
              native: { invocation, arguments throws(CLIError) in try TaskActions.delete(arguments, &invocation) })
             .listed(under: .tasks, notes: ActionTable.singleAddressDetails),
         spec("move", aliases: ["mv"], options: [force], arguments: "NR|UID DEST [SRC]", argumentCount: 2...3, singleTask: true, summary: "Move a task to another file.", completes: .task, todoSh: TodoShActions.move)
+            .completing(.tasks, .files)
             .listed(under: .tasks, notes: ActionTable.singleAddressDetails),
         spec("deduplicate", arguments: "", summary: "Remove exact duplicate lines.", completes: .nothing, todoSh: TodoShActions.deduplicate)
             .listed(under: .file),

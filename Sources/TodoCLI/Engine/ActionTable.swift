@@ -20,8 +20,10 @@ struct ActionSpec: Sendable {
     var placement: OptionPlacement = .anywhere
     /// How many arguments the action takes after its options (nil: any number, the action checks).
     var argumentCount: ClosedRange<Int>?
-    /// What completes the action's positional arguments.
+    /// What completes the action's positional arguments (`argumentCompletions` says it per argument).
     let completes: Completion
+    /// What completes each argument in turn, the last for every further one; nil: from `completes`.
+    var completionsByArgument: [Completion]?
     /// Which names offer the action.
     var availability: Availability = .bothNames
     /// What `todo ACTION` runs (the action name excluded): the words parsed by `options`, then the
@@ -108,6 +110,19 @@ struct ActionSpec: Sendable {
             }
         }
         return parsed
+    }
+
+    /// What completes each argument in turn, the last for every further one: `.task` is a task,
+    /// then nothing (`append NR TEXT`).
+    var argumentCompletions: [Completion] {
+        completionsByArgument ?? (completes == .task ? [.tasks, .nothing] : [completes])
+    }
+
+    /// This action with `each` completing its arguments in turn (`move NR DEST SRC`: a task, files).
+    func completing(_ each: Completion...) -> ActionSpec {
+        var copy = self
+        copy.completionsByArgument = each
+        return copy
     }
 
     /// This action, offered by `availability`'s names only.
