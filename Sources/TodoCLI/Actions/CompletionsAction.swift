@@ -14,6 +14,7 @@ enum CompletionsAction {
         name: "completions", arguments: "bash|zsh|fish",
         summary: "Print a shell completion script (e.g. eval \"$(todo completions bash)\").",
         completes: .shells,
+        group: .program,
         words: { invocation, arguments throws(CLIError) in
             let usage = "\(invocation.programName) completions bash|zsh|fish"
             guard arguments.count == 1, let shell = arguments.first, shells.contains(shell) else {
@@ -59,6 +60,7 @@ enum CompletionsAction {
     /// (add-ons are completed like the built-ins, from the directory as it is when Tab is pressed).
     static let addonsSpec = ActionSpec(
         name: "__complete-addons", arguments: "", placement: .leadingThenText, summary: "", completes: .nothing,
+        group: .program,
         words: { invocation, _ throws(CLIError) in
             let context = TodoShContext(settings: TodoNameActions.settings(for: invocation), invocation: invocation)
             for name in TodoShAddons.names(context) where ActionTable.find(name) == nil { invocation.say(name) }
@@ -70,6 +72,7 @@ enum CompletionsAction {
     /// command line being typed).
     static func helper(_ name: String, lines: @escaping @Sendable (TodoDocument) -> [String]) -> ActionSpec {
         ActionSpec(name: name, arguments: "", placement: .leadingThenText, summary: "", completes: .nothing,
+                   group: .program,
                    words: { invocation, _ throws(CLIError) in
                        guard let document = invocation.files.documentIfReadable(invocation.todoFilePath()) else { return 0 }
                        for line in lines(document) { invocation.say(line) }

@@ -14,6 +14,7 @@ enum EditAction {
         name: "edit", arguments: "[NR|UID]", argumentCount: 0...1,
         summary: "Open the file in $VISUAL/$EDITOR, at the task's line; re-read and check it afterwards.",
         completes: .task,
+        group: .tasks, notes: ["NR|UID: the line the editor opens at. The file is checked after the editor exits."],
         words: { invocation, arguments throws(CLIError) in
             let path = invocation.todoFilePath()
             var line: Int?

@@ -4,6 +4,7 @@ enum HelpAction {
         name: "help", arguments: "[ACTION]",
         summary: "Show this help, or the usage of one action.",
         completes: .actions,
+        group: .program,
         words: { invocation, arguments throws(CLIError) in
             if let name = arguments.first {
                 guard let action = ActionTable.find(name) else {
@@ -67,6 +68,7 @@ enum VersionAction {
         name: "version", arguments: "", argumentCount: 0...0,
         summary: "Print the version.",
         completes: .nothing, availability: .todoOnly,
+        group: .program,
         words: { invocation, _ throws(CLIError) in
             invocation.say("\(invocation.programName) \(TodoCommand.version)")
             return 0
@@ -82,6 +84,7 @@ enum WhereAction {
         name: "where", arguments: "", argumentCount: 0...0,
         summary: "Show which todo and done files are used here, and why.",
         completes: .nothing,
+        group: .program,
         parsed: { invocation, _, _ throws(CLIError) in
             let todo = invocation.todoFileChoice()
             let done = invocation.doneFileChoice(forTodoFile: todo.path)
@@ -101,6 +104,7 @@ enum CommandAction {
     static let spec = ActionSpec(
         name: "command", arguments: "ACTION [ARGUMENTS]", placement: .leadingThenText,
         summary: "Run a built-in action, never an add-on of the same name.", completes: .actions,
+        group: .program,
         words: { invocation, arguments throws(CLIError) in
             guard let name = arguments.first else { return 0 }
             guard let action = ActionTable.find(name), action.name != "command" else {

@@ -4,6 +4,7 @@
 enum ManPageAction {
     static let spec = ActionSpec(
         name: "__man", arguments: "", placement: .leadingThenText, summary: "", completes: .nothing,
+        group: .program,
         words: { invocation, _ throws(CLIError) in
             invocation.io.writeOutput(Array(page().utf8))
             return 0

@@ -20,6 +20,8 @@ enum MergeAction {
         argumentCount: nil,
         summary: "Git merge driver: merge todo.txt versions by task; --setup registers it in this repository.",
         completes: .files,
+        group: .sync,
+        notes: ["Git runs 'todo merge %O %A %B %L %P %S %X %Y'; the merged file replaces OURS; exit 1 on a conflict."],
         parsed: { invocation, parsed, usage throws(CLIError) in
             if parsed.flags.contains("--setup") {
                 guard parsed.positionals.isEmpty else { throw .usage("--setup takes no files; usage: \(usage)") }

@@ -21,6 +21,7 @@ enum ReconcileAction {
         arguments: "[FILE]",
         summary: "Merge sync-conflict copies (Dropbox, Syncthing, Nextcloud, Seafile, ...) back into the file.",
         completes: .files,
+        group: .sync, notes: ["Says nothing when there are no copies, so it can run from cron."],
         parsed: { invocation, parsed, _ throws(CLIError) in
             let todoPath = invocation.todoFilePath(explicit: parsed.positionals.first)
             let outcome = try reconcile(todoPath: todoPath, keep: parsed.flags.contains("--keep"), invocation: invocation)

@@ -17,6 +17,7 @@ enum SortAction {
         arguments: "[FILE]",
         summary: "Move completed tasks to the bottom, keeping every other order (silent, for cron).",
         completes: .files,
+        group: .file, notes: ["Prints nothing when it succeeds, so it can run from cron."],
         parsed: { invocation, parsed, usage throws(CLIError) in
             var keys: [SortKey] = []
             if let list = parsed.values["--by"] {

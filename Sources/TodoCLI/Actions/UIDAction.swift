@@ -10,6 +10,7 @@ enum UIDAction {
         arguments: "[FILE]",
         summary: "List task uids; --assign gives every task without one a fresh uid.",
         completes: .files,
+        group: .listing,
         parsed: { invocation, parsed, _ throws(CLIError) in
             let path = invocation.todoFilePath(explicit: parsed.positionals.first)
             if parsed.flags.contains("--assign") {

@@ -6,5 +6,6 @@ enum UndoAction {
         name: "undo", aliases: ["undone"], arguments: "NR|UID...",
         summary: "Mark completed tasks open again (restores the priority kept as pri:).",
         completes: .tasks,
+        group: .tasks, notes: ActionTable.addressDetails,
         words: { invocation, arguments throws(CLIError) in try TaskActions.undo(arguments, &invocation) })
 }

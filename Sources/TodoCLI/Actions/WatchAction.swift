@@ -29,6 +29,8 @@ enum WatchAction {
         arguments: "[FILE]",
         summary: "Keep the file sorted while it changes: re-sort after every save until stopped.",
         completes: .files,
+        group: .file,
+        notes: ["TODO_WATCH_SETTLE: seconds the file must be quiet before it is read (default \(defaultSettleSeconds))."],
         parsed: { invocation, parsed, usage throws(CLIError) in
             var backend = FileWatcherBackend.automatic
             if let text = parsed.values["--poll"] {
@@ -55,6 +57,12 @@ enum WatchAction {
                 quiet: invocation.quiet || parsed.flags.contains("-q") || parsed.flags.contains("--quiet"))
             return try WatchSession(options, invocation: invocation).run()
         })
+
+    /// The watcher's default settle time in seconds, as `help watch` states it.
+    static var defaultSettleSeconds: Double {
+        let settle = FileWatcher.defaultSettle.components
+        return Double(settle.seconds) + Double(settle.attoseconds) / 1e18
+    }
 
     /// A duration from a decimal number of seconds: at least 10 ms (or zero when allowed), at most a day.
     static func seconds(_ text: String, allowingZero: Bool) -> Duration? {

@@ -62,6 +62,7 @@ struct ActionSpec: Sendable {
     init(name: String, aliases: [String] = [], options: [ActionOption] = [], arguments positionals: String,
          placement: OptionPlacement = .anywhere, argumentCount: ClosedRange<Int>? = 0...1,
          summary: String, completes: Completion, availability: Availability = .bothNames,
+         group: Group = .tasks, notes: [String] = [],
          parsed implementation: @escaping @Sendable (inout Invocation, ParsedArguments, String) throws(CLIError) -> Int32,
          todoSh: TodoShActions.Action? = nil) {
         self.name = name
@@ -73,6 +74,8 @@ struct ActionSpec: Sendable {
         self.argumentCount = argumentCount
         self.completes = completes
         self.availability = availability
+        self.group = group
+        self.notes = notes
         self.todoSh = todoSh
         self.run = { _, _ throws(CLIError) in 0 }
         let declaration = self
@@ -88,11 +91,12 @@ struct ActionSpec: Sendable {
     init(name: String, aliases: [String] = [], options: [ActionOption] = [], arguments positionals: String,
          placement: OptionPlacement = .leading, argumentCount: ClosedRange<Int>? = nil,
          summary: String, completes: Completion, availability: Availability = .bothNames,
+         group: Group = .tasks, notes: [String] = [],
          words implementation: @escaping @Sendable (inout Invocation, [String]) throws(CLIError) -> Int32,
          todoSh: TodoShActions.Action? = nil) {
         self.init(name: name, aliases: aliases, options: options, arguments: positionals, placement: placement,
                   argumentCount: argumentCount, summary: summary, completes: completes, availability: availability,
-                  parsed: { invocation, parsed, _ throws(CLIError) in
+                  group: group, notes: notes, parsed: { invocation, parsed, _ throws(CLIError) in
                       if parsed.flags.contains("--force") { invocation.force = true }
                       return try implementation(&invocation, parsed.positionals)
                   }, todoSh: todoSh)
@@ -161,49 +165,12 @@ struct ActionSpec: Sendable {
 
 /// Every action of both names, in help order.
 enum ActionTable {
-    /// The watcher's default settle time in seconds, as `help watch` states it.
-    static var defaultSettleSeconds: Double {
-        let settle = FileWatcher.defaultSettle.components
-        return Double(settle.seconds) + Double(settle.attoseconds) / 1e18
-    }
-
     static let all: [ActionSpec] = TodoNameActions.specs + [
-        UndoAction.spec.listed(under: .tasks, notes: addressDetails),
-        EditAction.spec.listed(under: .tasks, notes: [
-            "NR|UID: the line the editor opens at. The file is checked after the editor exits.",
-        ]),
-        UIAction.spec.listed(under: .listing, notes: [
-            "Keys: j/k or arrows move, x or space done/not done, a add, e or Enter edit, d delete,",
-            "      p then a letter priority, / filter, u undo, s sort, ? all keys, q quit.",
-            "-a, --all: also the tasks hidden by h:1 or by a t: threshold in the future.",
-        ]),
-        ExportAction.spec.listed(under: .listing),
-        UIDAction.spec.listed(under: .listing),
-        SortAction.spec.listed(under: .file, notes: [
-            "Prints nothing when it succeeds, so it can run from cron.",
-        ]),
-        ArchiveAction.spec.listed(under: .file, notes: [
-            "Says nothing when there is nothing to archive. A rerun after an interrupted archive appends nothing twice.",
-        ]),
-        WatchAction.spec.listed(under: .file, notes: [
-            "TODO_WATCH_SETTLE: seconds the file must be quiet before it is read (default \(defaultSettleSeconds)).",
-        ]),
-        MergeAction.spec.listed(under: .sync, notes: [
-            "Git runs 'todo merge %O %A %B %L %P %S %X %Y'; the merged file replaces OURS; exit 1 on a conflict.",
-        ]),
-        ReconcileAction.spec.listed(under: .sync, notes: [
-            "Says nothing when there are no copies, so it can run from cron.",
-        ]),
-        WhereAction.spec.listed(under: .program),
-        CommandAction.spec.listed(under: .program),
-        HelpAction.spec.listed(under: .program),
-        TodoShHelp.shortHelpSpec.listed(under: .program),
-        VersionAction.spec.listed(under: .program),
-        CompletionsAction.spec.listed(under: .program),
-        CompletionsAction.wordsSpec.listed(under: .program),
-        CompletionsAction.tasksSpec.listed(under: .program),
-        CompletionsAction.addonsSpec.listed(under: .program),
-        ManPageAction.spec.listed(under: .program),
+        UndoAction.spec, EditAction.spec, UIAction.spec, ExportAction.spec, UIDAction.spec,
+        SortAction.spec, ArchiveAction.spec, WatchAction.spec, MergeAction.spec, ReconcileAction.spec,
+        WhereAction.spec, CommandAction.spec, HelpAction.spec, TodoShHelp.shortHelpSpec, VersionAction.spec,
+        CompletionsAction.spec, CompletionsAction.wordsSpec, CompletionsAction.tasksSpec, CompletionsAction.addonsSpec,
+        ManPageAction.spec,
     ]
 
     /// What the search terms of the listings mean (docs/todo-command.md).
