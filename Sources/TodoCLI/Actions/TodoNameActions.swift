@@ -102,7 +102,8 @@ enum TodoNameActions {
              completes: .task, todoSh: TodoShActions.delete,
              native: { invocation, arguments throws(CLIError) in try TaskActions.delete(arguments, &invocation) })
             .listed(under: .tasks, notes: ActionTable.singleAddressDetails),
-        spec("move", aliases: ["mv"], options: [force], arguments: "NR|UID DEST [SRC]", argumentCount: 2...3, singleTask: true, summary: "Move a task to another file.", completes: .task, todoSh: TodoShActions.move)
+        spec("move", aliases: ["mv"], options: [force], arguments: "NR|UID DEST [SRC]", placement: .anywhere, argumentCount: 2...3,
+             singleTask: true, summary: "Move a task to another file.", completes: .task, todoSh: TodoShActions.move)
             .completing(.tasks, .files)
             .listed(under: .tasks, notes: ActionTable.singleAddressDetails),
         spec("deduplicate", arguments: "", summary: "Remove exact duplicate lines.", completes: .nothing, todoSh: TodoShActions.deduplicate)
