@@ -62,7 +62,7 @@ struct TodoShSettings: Sendable {
     /// The environment an add-on, sort command or final filter sees (exported variables).
     var exportedEnvironment: [String: String] = [:]
 
-    // MARK: Personality (what differs under the name `todo`)
+    // MARK: What differs under the name `todo`
 
     /// What the engine does differently under the name `todo` (todo.sh's exact behaviour by default).
     var rules = NameRules.todoSh
