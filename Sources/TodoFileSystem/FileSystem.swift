@@ -14,11 +14,11 @@ public struct FileSystem: Sendable {
     /// The default size limit: 1 GiB, a thousand times a large todo file.
     public static let defaultSizeLimit: Int64 = 1 << 30
 
-    /// The real file system, with the size limit of `TODO_MAX_FILE_SIZE` (bytes) when that is set
-    /// to a positive number, else `defaultSizeLimit`.
+    /// The real file system, with the size limit of `TODO_MAX_FILE_SIZE` (`parseSizeLimit`: bytes,
+    /// or with a K, M or G suffix) when that is set to a size, else `defaultSizeLimit`.
     public init() {
         system = System(calls: .live)
-        sizeLimit = ProcessContext.environmentValue("TODO_MAX_FILE_SIZE").flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
+        sizeLimit = ProcessContext.environmentValue("TODO_MAX_FILE_SIZE").flatMap(FileSystem.parseSizeLimit)
             ?? FileSystem.defaultSizeLimit
     }
 

@@ -19,7 +19,9 @@ enum ArchiveAction {
     static let spec = ActionSpec(
         name: "archive", arguments: "[FILE]",
         summary: "Move completed tasks to the done file (done.txt beside the todo file).",
-        options: [], completes: .files,
+        completes: .files,
+        group: .file,
+        notes: ["Says nothing when there is nothing to archive. A rerun after an interrupted archive appends nothing twice."],
         parsed: { invocation, parsed, _ throws(CLIError) in
             let todoPath = invocation.todoFilePath(explicit: parsed.positionals.first)
             let donePath = invocation.doneFilePath(forTodoFile: todoPath)

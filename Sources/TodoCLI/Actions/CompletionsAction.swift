@@ -11,10 +11,11 @@ enum CompletionsAction {
     static let shells = ["bash", "zsh", "fish"]
 
     static let spec = ActionSpec(
-        name: "completions", aliases: [], arguments: "bash|zsh|fish",
+        name: "completions", arguments: "bash|zsh|fish",
         summary: "Print a shell completion script (e.g. eval \"$(todo completions bash)\").",
-        options: [], completes: .shells,
-        run: { invocation, arguments throws(CLIError) in
+        completes: .shells,
+        group: .program,
+        words: { invocation, arguments throws(CLIError) in
             let usage = "\(invocation.programName) completions bash|zsh|fish"
             guard arguments.count == 1, let shell = arguments.first, shells.contains(shell) else {
                 throw .usage("usage: \(usage)")
@@ -55,12 +56,24 @@ enum CompletionsAction {
         return open + done
     }
 
+    /// Hidden helper for the scripts: the add-on actions of the actions directory, one per line
+    /// (add-ons are completed like the built-ins, from the directory as it is when Tab is pressed).
+    static let addonsSpec = ActionSpec(
+        name: "__complete-addons", arguments: "", placement: .leadingThenText, summary: "", completes: .nothing,
+        group: .program,
+        words: { invocation, _ throws(CLIError) in
+            let context = TodoShContext(settings: TodoNameActions.settings(for: invocation), invocation: invocation)
+            for name in TodoShAddons.names(context) where ActionTable.find(name) == nil { invocation.say(name) }
+            return 0
+        })
+
     /// A hidden action that prints `lines` of the todo file, one per line: nothing when the file
     /// cannot be read (a completion prints nothing rather than an error in the middle of the
     /// command line being typed).
     static func helper(_ name: String, lines: @escaping @Sendable (TodoDocument) -> [String]) -> ActionSpec {
-        ActionSpec(name: name, aliases: [], arguments: "", summary: "", options: [], completes: .nothing,
-                   run: { invocation, _ throws(CLIError) in
+        ActionSpec(name: name, arguments: "", placement: .leadingThenText, summary: "", completes: .nothing,
+                   group: .program,
+                   words: { invocation, _ throws(CLIError) in
                        guard let document = invocation.files.documentIfReadable(invocation.todoFilePath()) else { return 0 }
                        for line in lines(document) { invocation.say(invocation.shown(line)) }
                        return 0
@@ -74,24 +87,51 @@ enum CompletionsAction {
 
     static func names(_ action: ActionSpec) -> [String] { [action.name] + action.aliases }
 
-    /// The global options offered before the action.
-    static let globalWords = "-f --file -q -a --all -T --force --color= --help --version"
+    /// The global options offered before the action (`GlobalOption.all`).
+    static var globalWords: String { GlobalOption.completionWords.joined(separator: " ") }
+
+    /// The spellings of every option of `action`, as completion offers them.
+    static func optionWords(_ action: ActionSpec) -> [String] { action.options.flatMap(\.names) }
+
+    /// The options of `action` that take a value, with the words completing it.
+    static func valuedOptions(_ action: ActionSpec) -> [(names: [String], values: [String])] {
+        action.options.filter { $0.value != nil }.map { ($0.names, $0.values) }
+    }
+
+    /// What completes `action`'s arguments, as one shell snippet: `reply` of the one completion when
+    /// every argument has it, else `branches` (1-based position and its reply, for all but the last
+    /// argument) with the last argument's reply for every further position.
+    static func byPosition(_ action: ActionSpec, _ reply: (ActionSpec.Completion) -> String,
+                           _ branches: ([(position: Int, reply: String)], String) -> String) -> String {
+        let completions = action.argumentCompletions
+        guard let last = completions.last, completions.count > 1 else { return reply(completions.first ?? .nothing) }
+        return branches(completions.dropLast().enumerated().map { ($0.offset + 1, reply($0.element)) }, reply(last))
+    }
 
     static func bashScript() -> String {
         var cases: [String] = []
         for action in visibleActions {
-            let options = action.options.joined(separator: " ")
-            let positional: String
-            switch action.completes {
-            case .files: positional = "COMPREPLY=( $(compgen -f -- \"$cur\" || :) )"
-            case .shells: positional = "COMPREPLY=( $(compgen -W 'bash zsh fish' -- \"$cur\" || :) )"
-            case .actions: positional = "COMPREPLY=( $(compgen -W \"$actions\" -- \"$cur\" || :) )"
-            case .task: positional = "(( position == 1 )) && _todo_tasks || COMPREPLY=()"
-            case .tasks: positional = "_todo_tasks"
-            case .nothing, .projectsAndContexts: positional = "COMPREPLY=()"
+            let options = optionWords(action).joined(separator: " ")
+            var valueCases = ""
+            for option in valuedOptions(action) {
+                let reply = option.values.isEmpty ? "COMPREPLY=()" : "COMPREPLY=( $(compgen -W '\(option.values.joined(separator: " "))' -- \"$cur\" || :) )"
+                let test = option.names.map { "\"$prev\" == \($0)" }.joined(separator: " || ")
+                valueCases += "\n            [[ \(test) ]] && { \(reply); return 0; }"
+            }
+            func reply(_ completion: ActionSpec.Completion) -> String {
+                switch completion {
+                case .files: return "COMPREPLY=( $(compgen -f -- \"$cur\" || :) )"
+                case .shells: return "COMPREPLY=( $(compgen -W 'bash zsh fish' -- \"$cur\" || :) )"
+                case .actions: return "COMPREPLY=( $(compgen -W \"$actions\" -- \"$cur\" || :) )"
+                case .task, .tasks: return "_todo_tasks"
+                case .nothing, .projectsAndContexts: return "COMPREPLY=()"
+                }
+            }
+            let positional = byPosition(action, reply) { branches, last in
+                "case $position in " + branches.map { "\($0.position)) \($0.reply) ;; " }.joined() + "*) \(last) ;; esac"
             }
             cases.append("""
-                    \(names(action).joined(separator: "|")))
+                    \(names(action).joined(separator: "|")))\(valueCases)
                         if [[ "$cur" == -* ]]; then
                             COMPREPLY=( $(compgen -W '\(options)' -- "$cur" || :) )
                         else
@@ -115,14 +155,15 @@ enum CompletionsAction {
             local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" program="${COMP_WORDS[0]}"
             local action="" position=0 i
             local actions='\(actionWords)'
-            if [[ "$prev" == -f || "$prev" == --file || "$prev" == -d ]]; then
+            actions+=" $("$program" __complete-addons 2>/dev/null | tr '\\n' ' ')"
+            if [[ \(GlobalOption.spellingsTakingAFile.map { "\"$prev\" == \($0)" }.joined(separator: " || ")) ]]; then
                 COMPREPLY=( $(compgen -f -- "$cur" || :) )
                 return 0
             fi
             for (( i = 1; i < COMP_CWORD; i++ )); do
                 if [[ -z "$action" ]]; then
                     case "${COMP_WORDS[i]}" in
-                        -f|--file|-d) (( i++ )) ;;
+                        \(GlobalOption.spellingsTakingAFile.joined(separator: "|"))) (( i++ )) ;;
                         -*) ;;
                         *) action="${COMP_WORDS[i]}" ;;
                     esac
@@ -159,17 +200,26 @@ enum CompletionsAction {
         }.joined(separator: "\n        ")
         var cases: [String] = []
         for action in visibleActions {
-            let positional: String
-            switch action.completes {
-            case .files: positional = "_files"
-            case .shells: positional = "compadd bash zsh fish"
-            case .actions: positional = "_describe 'action' actions"
-            case .task: positional = "(( CURRENT == 3 )) && _todo_tasks"
-            case .tasks: positional = "_todo_tasks"
-            case .nothing, .projectsAndContexts: positional = ":"
+            func reply(_ completion: ActionSpec.Completion) -> String {
+                switch completion {
+                case .files: return "_files"
+                case .shells: return "compadd bash zsh fish"
+                case .actions: return "_describe 'action' actions"
+                case .task, .tasks: return "_todo_tasks"
+                case .nothing, .projectsAndContexts: return ":"
+                }
             }
-            let options = action.options.map { "'\($0.hasSuffix("=") ? String($0.dropLast()) : $0)'" }.joined(separator: " ")
-            cases.append("        \(names(action).joined(separator: "|"))) if [[ \"$PREFIX\" == -* ]]; then compadd -- \(options); else \(positional); fi ;;")
+            // After `CURRENT -= index - 2`, the action is word 2 and its first argument word 3.
+            let positional = byPosition(action, reply) { branches, last in
+                "case $(( CURRENT - 2 )) in " + branches.map { "(\($0.position)) \($0.reply) ;; " }.joined() + "(*) \(last) ;; esac"
+            }
+            let options = optionWords(action).map { "'\($0)'" }.joined(separator: " ")
+            var valueTests = ""
+            for option in valuedOptions(action) {
+                let reply = option.values.isEmpty ? ":" : "compadd -- " + option.values.joined(separator: " ")
+                valueTests += "if [[ \"${words[CURRENT-1]}\" == (\(option.names.joined(separator: "|"))) ]]; then \(reply); el"
+            }
+            cases.append("        \(names(action).joined(separator: "|"))) \(valueTests)if [[ \"$PREFIX\" == -* ]]; then compadd -- \(options); else \(positional); fi ;;")
         }
         return """
         #compdef \(programs.joined(separator: " "))
@@ -189,7 +239,8 @@ enum CompletionsAction {
             actions=(
                 \(described)
             )
-            if [[ "${words[CURRENT-1]}" == (-f|--file|-d) ]]; then
+            actions+=(${(f)"$(${words[1]} __complete-addons 2>/dev/null)"})
+            if [[ "${words[CURRENT-1]}" == (\(GlobalOption.spellingsTakingAFile.joined(separator: "|"))) ]]; then
                 _files
                 return
             fi
@@ -201,10 +252,14 @@ enum CompletionsAction {
             fi
             local index=2
             while (( index < CURRENT )) && [[ "${words[index]}" == -* ]]; do
-                [[ "${words[index]}" == (-f|--file|-d) ]] && (( index++ ))
+                [[ "${words[index]}" == (\(GlobalOption.spellingsTakingAFile.joined(separator: "|"))) ]] && (( index++ ))
                 (( index++ ))
             done
             if (( index == CURRENT )); then
+                if [[ "$PREFIX" == -* ]]; then
+                    compadd -- \(GlobalOption.completionWords.map { "'\($0)'" }.joined(separator: " "))
+                    return
+                fi
                 _describe 'action' actions
                 return
             fi
@@ -227,7 +282,7 @@ enum CompletionsAction {
                      "        if test $skip -eq 1; set skip 0; continue; end",
                      "        if test $found -eq 0",
                      "            switch $word",
-                     "                case -f --file -d; set skip 1",
+                     "                case \(GlobalOption.spellingsTakingAFile.joined(separator: " ")); set skip 1",
                      "                case '-*'",
                      "                case '*'; set found 1",
                      "            end",
@@ -238,8 +293,15 @@ enum CompletionsAction {
                      "    echo $count",
                      "end"]
         for program in programs {
-            lines += ["complete -c \(program) -f",
-                      "complete -c \(program) -s f -l file -r -F -d 'the todo file'"]
+            lines += ["complete -c \(program) -f"]
+            for option in GlobalOption.all where option.listed {
+                let spellings = option.names.map { $0.hasPrefix("--") ? "-l '\($0.dropFirst(2))'" : "-s '\($0.dropFirst())'" }
+                var line = "complete -c \(program) -n '__fish_use_subcommand' " + spellings.joined(separator: " ")
+                if option.value != nil { line += option.values.isEmpty ? " -r -F" : " -x -a '\(option.values.joined(separator: " "))'" }
+                if let meaning = option.meaning { line += " -d '\(meaning.replacing("'", with: "\\'"))'" }
+                lines.append(line)
+            }
+            lines.append("complete -c \(program) -n '__fish_use_subcommand' -a '(\(program) __complete-addons 2>/dev/null)'")
             for action in visibleActions {
                 for name in names(action) {
                     let summary = action.summary.replacing("'", with: "\\'")
@@ -247,21 +309,26 @@ enum CompletionsAction {
                 }
                 let seen = "__fish_seen_subcommand_from \(names(action).joined(separator: " "))"
                 for option in action.options {
-                    let bare = option.hasSuffix("=") ? String(option.dropLast()) : option
                     // fish names a long option with -l, a one-letter one (`-q`) with -s.
-                    let flag = bare.hasPrefix("--") ? "-l '\(bare.dropFirst(2))'" : "-s '\(bare.dropFirst())'"
-                    lines.append("complete -c \(program) -n '\(seen)' \(flag)")
+                    let flags = option.names.map { $0.hasPrefix("--") ? "-l '\($0.dropFirst(2))'" : "-s '\($0.dropFirst())'" }
+                    var line = "complete -c \(program) -n '\(seen)' " + flags.joined(separator: " ")
+                    if option.value != nil { line += option.values.isEmpty ? " -x" : " -x -a '\(option.values.joined(separator: " "))'" }
+                    lines.append(line)
                 }
-                switch action.completes {
-                case .tasks: lines.append("complete -c \(program) -n '\(seen)' -k -a '(\(program) __complete-tasks 2>/dev/null)'")
-                case .task:
-                    lines.append("complete -c \(program) -n '\(seen); and test (__todo_arguments) -eq 0' -k -a '(\(program) __complete-tasks 2>/dev/null)'")
-                case .files: lines.append("complete -c \(program) -n '\(seen)' -F")
-                case .shells: lines.append("complete -c \(program) -n '\(seen)' -a 'bash zsh fish'")
-                case .actions:
-                    let all = visibleActions.flatMap(names).joined(separator: " ")
-                    lines.append("complete -c \(program) -n '\(seen)' -a '\(all)'")
-                case .nothing, .projectsAndContexts: break
+                let completions = action.argumentCompletions
+                for (index, completion) in completions.enumerated() {
+                    let flags: String
+                    switch completion {
+                    case .task, .tasks: flags = "-k -a '(\(program) __complete-tasks 2>/dev/null)'"
+                    case .files: flags = "-F"
+                    case .shells: flags = "-a 'bash zsh fish'"
+                    case .actions: flags = "-a '\(visibleActions.flatMap(names).joined(separator: " "))'"
+                    case .nothing, .projectsAndContexts: continue
+                    }
+                    // The arguments typed so far: exactly `index` for this one, at least as many for the last.
+                    let condition = completions.count == 1 ? seen
+                        : "\(seen); and test (__todo_arguments) \(index == completions.count - 1 ? "-ge" : "-eq") \(index)"
+                    lines.append("complete -c \(program) -n '\(condition)' \(flags)")
                 }
             }
             lines.append("complete -c \(program) -n 'string match -qr \"^[+@]\" -- (commandline -ct)' -a '(\(program) __complete-words 2>/dev/null)'")

@@ -11,11 +11,11 @@ enum EditAction {
                                                     "micro", "kak", "joe", "ne", "mg", "jed", "hx", "helix"]
 
     static let spec = ActionSpec(
-        name: "edit", aliases: [], arguments: "[NR|UID]",
+        name: "edit", arguments: "[NR|UID]", argumentCount: 0...1,
         summary: "Open the file in $VISUAL/$EDITOR, at the task's line; re-read and check it afterwards.",
-        options: [], completes: .task,
-        run: { invocation, arguments throws(CLIError) in
-            guard arguments.count <= 1 else { throw .usage("usage: \(invocation.programName) edit [NR|UID]") }
+        completes: .task,
+        group: .tasks, notes: ["NR|UID: the line the editor opens at. The file is checked after the editor exits."],
+        words: { invocation, arguments throws(CLIError) in
             let path = invocation.todoFilePath()
             var line: Int?
             if let address = arguments.first {

@@ -5,7 +5,8 @@ enum ExportAction {
     static let spec = ActionSpec(
         name: "export", arguments: "[FILE]",
         summary: "Print every line of the file as a JSON object (JSON Lines).",
-        options: [], completes: .files,
+        completes: .files,
+        group: .listing,
         parsed: { invocation, parsed, _ throws(CLIError) in
             let path = invocation.todoFilePath(explicit: parsed.positionals.first)
             let document = TodoDocument(bytes: try invocation.files.read(path))

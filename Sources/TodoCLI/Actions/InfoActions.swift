@@ -1,10 +1,11 @@
 /// `todo help [ACTION]` and `todo --version`: generated from `ActionTable`.
 enum HelpAction {
     static let spec = ActionSpec(
-        name: "help", aliases: [], arguments: "[ACTION]",
+        name: "help", arguments: "[ACTION]",
         summary: "Show this help, or the usage of one action.",
-        options: [], completes: .actions,
-        run: { invocation, arguments throws(CLIError) in
+        completes: .actions,
+        group: .program,
+        words: { invocation, arguments throws(CLIError) in
             if let name = arguments.first {
                 guard let action = ActionTable.find(name) else {
                     // An add-on answers with its own usage, as under todo.sh.
@@ -64,10 +65,11 @@ enum HelpAction {
 
 enum VersionAction {
     static let spec = ActionSpec(
-        name: "version", aliases: [], arguments: "",
+        name: "version", arguments: "", argumentCount: 0...0,
         summary: "Print the version.",
-        options: [], completes: .nothing, availability: .todoOnly,
-        run: { invocation, _ throws(CLIError) in
+        completes: .nothing, availability: .todoOnly,
+        group: .program,
+        words: { invocation, _ throws(CLIError) in
             invocation.say("\(invocation.programName) \(TodoCommand.version)")
             return 0
         })
@@ -79,9 +81,10 @@ enum VersionAction {
 enum WhereAction {
     /// `todo` only: under `todo.sh` the files are its config's (docs/todosh.md).
     static let spec = ActionSpec(
-        name: "where", arguments: "",
+        name: "where", arguments: "", argumentCount: 0...0,
         summary: "Show which todo and done files are used here, and why.",
-        options: [], completes: .nothing, maximumPositionals: 0,
+        completes: .nothing,
+        group: .program,
         parsed: { invocation, _, _ throws(CLIError) in
             let todo = invocation.todoFileChoice()
             let done = invocation.doneFileChoice(forTodoFile: todo.path)
@@ -99,13 +102,14 @@ enum WhereAction {
 enum CommandAction {
     /// `todo` only: under todo.sh, `command` is part of its dispatch (docs/todosh.md section 1).
     static let spec = ActionSpec(
-        name: "command", aliases: [], arguments: "ACTION [ARGUMENTS]",
-        summary: "Run a built-in action, never an add-on of the same name.", options: [], completes: .actions,
-        run: { invocation, arguments throws(CLIError) in
+        name: "command", arguments: "ACTION [ARGUMENTS]", placement: .leadingThenText,
+        summary: "Run a built-in action, never an add-on of the same name.", completes: .actions,
+        group: .program,
+        words: { invocation, arguments throws(CLIError) in
             guard let name = arguments.first else { return 0 }
             guard let action = ActionTable.find(name), action.name != "command" else {
                 throw .usage("unknown action '\(name)'\(ActionTable.suggestion(for: name)); see '\(invocation.programName) --help'")
             }
-            return try action.run(&invocation, Array(arguments.dropFirst()))
+            return try TodoCommand.run(action, Array(arguments.dropFirst()), &invocation)
         }).available(.todoOnly)
 }

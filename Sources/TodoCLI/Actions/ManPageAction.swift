@@ -3,8 +3,9 @@
 /// `share/man/man1/todo.1`. Hidden from `--help` and completion (an empty summary).
 enum ManPageAction {
     static let spec = ActionSpec(
-        name: "__man", aliases: [], arguments: "", summary: "", options: [], completes: .nothing,
-        run: { invocation, _ throws(CLIError) in
+        name: "__man", arguments: "", placement: .leadingThenText, summary: "", completes: .nothing,
+        group: .program,
+        words: { invocation, _ throws(CLIError) in
             invocation.io.writeOutput(Array(page().utf8))
             return 0
         }).available(.todoOnly)
@@ -17,7 +18,7 @@ enum ManPageAction {
         ("REPORT_FILE", "the file report appends to (default: report.txt beside the todo file)."),
         ("TODOTXT_CFG_FILE", "a todo.sh config file, read for the files and the TODOTXT_* settings."),
         ("TODO_LOCK_TIMEOUT", "seconds a command waits for another todo process's lock (default 5; 0 to 86400)."),
-        ("TODO_MAX_FILE_SIZE", "the largest file read or rewritten, in bytes (default 1 GiB)."),
+        ("TODO_MAX_FILE_SIZE", "the largest file read or rewritten: bytes, or with K, M or G (2G); default 1G."),
         ("TODO_WATCH_SETTLE", "seconds a file must be quiet before watch reads it (default 0.15)."),
         ("TODOTXT_DATE_ON_ADD", "0: add writes no creation date."),
         ("TODOTXT_UID_ON_ADD", "0: add writes no uid."),

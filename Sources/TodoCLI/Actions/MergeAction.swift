@@ -12,9 +12,16 @@ import TodoTxt
 /// `merge.todotxt.*` and `todo.txt`/`done.txt merge=todotxt` lines in the top-level `.gitattributes`.
 enum MergeAction {
     static let spec = ActionSpec(
-        name: "merge", arguments: "BASE OURS THEIRS [MARKER_SIZE [PATH [BASE_LABEL OURS_LABEL THEIRS_LABEL]]] | --setup",
+        name: "merge",
+        options: [ActionOption(names: ["--setup"], value: nil, values: [],
+                               meaning: ["register the driver in this git repository (git config and .gitattributes)."],
+                               inUsage: false)],
+        arguments: "BASE OURS THEIRS [MARKER_SIZE [PATH [BASE_LABEL OURS_LABEL THEIRS_LABEL]]] | --setup",
+        argumentCount: nil,
         summary: "Git merge driver: merge todo.txt versions by task; --setup registers it in this repository.",
-        options: ["--setup"], completes: .files, maximumPositionals: nil,
+        completes: .files,
+        group: .sync,
+        notes: ["Git runs 'todo merge %O %A %B %L %P %S %X %Y'; the merged file replaces OURS; exit 1 on a conflict."],
         parsed: { invocation, parsed, usage throws(CLIError) in
             if parsed.flags.contains("--setup") {
                 guard parsed.positionals.isEmpty else { throw .usage("--setup takes no files; usage: \(usage)") }

@@ -18,9 +18,12 @@ import TodoTxt
 /// run at once: every later copy would fail the same way.
 enum ReconcileAction {
     static let spec = ActionSpec(
-        name: "reconcile", arguments: "[--keep] [FILE]",
+        name: "reconcile",
+        options: [.flag("--keep", meaning: "keep each merged copy, renamed to NAME.reconciled, instead of removing it.")],
+        arguments: "[FILE]",
         summary: "Merge sync-conflict copies (Dropbox, Syncthing, Nextcloud, Seafile, ...) back into the file.",
-        options: ["--keep"], completes: .files,
+        completes: .files,
+        group: .sync, notes: ["Says nothing when there are no copies, so it can run from cron."],
         parsed: { invocation, parsed, _ throws(CLIError) in
             let todoPath = invocation.todoFilePath(explicit: parsed.positionals.first)
             let outcome = try reconcile(todoPath: todoPath, keep: parsed.flags.contains("--keep"), invocation: invocation)

@@ -5,9 +5,19 @@ import TodoTxt
 /// (docs/format.md section 5, docs/files.md section 2). Silent on success, for cron.
 enum SortAction {
     static let spec = ActionSpec(
-        name: "sort", arguments: "[--check] [--dry-run] [--by KEYS] [FILE]",
+        name: "sort",
+        options: [
+            .flag("--check", meaning: "change nothing; exit 1 when the file is not sorted."),
+            .flag("--dry-run", meaning: "change nothing; print the sorted file."),
+            .valued("--by", value: "KEYS", values: SortKey.allCases.map(\.rawValue),
+                    meaning: "order the open tasks by KEYS, comma-separated ("
+                        + SortKey.allCases.map(\.rawValue).joined(separator: ", ") + ");",
+                    "completed tasks still sink."),
+        ],
+        arguments: "[FILE]",
         summary: "Move completed tasks to the bottom, keeping every other order (silent, for cron).",
-        options: ["--check", "--dry-run", "--by="], completes: .files,
+        completes: .files,
+        group: .file, notes: ["Prints nothing when it succeeds, so it can run from cron."],
         parsed: { invocation, parsed, usage throws(CLIError) in
             var keys: [SortKey] = []
             if let list = parsed.values["--by"] {

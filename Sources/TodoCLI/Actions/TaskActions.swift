@@ -21,46 +21,33 @@ enum TaskActions {
         .usage("\(what); usage: \(usage(name, invocation))")
     }
 
-    /// The arguments after the options an action takes: `--` ends them, `--force` is accepted where
-    /// `allowsForce` (for `del`), and anything else starting with `-` is an unknown option (no task
-    /// address starts with `-`).
-    static func positionals(_ arguments: [String], _ name: String, allowsForce: Bool = false,
-                            _ invocation: inout Invocation) throws(CLIError) -> [String] {
-        var rest = arguments[...]
-        while let first = rest.first, first.hasPrefix("-"), first != "-" {
-            rest.removeFirst()
-            if first == "--" { break }
-            if first == "--force", allowsForce {
-                invocation.force = true
-                continue
-            }
-            throw usageError("unknown option \(first)", name, invocation)
-        }
-        return Array(rest)
-    }
-
     /// The sentence delimiters after which `append` joins without a space (todo.sh's
     /// `SENTENCE_DELIMITERS`, configurable there too).
     static func delimiters(_ invocation: Invocation) -> [UInt8] {
         Array(TodoNameActions.settings(for: invocation).sentenceDelimiters.utf8)
     }
 
-    /// The `NR TEXT` of `append`, `prepend` and `replace` (a `--` before TEXT is dropped): the text
-    /// checked (blank text is a usage error) before the address is resolved in the file as it is now.
+    /// The `NR TEXT` of `append`, `prepend` and `replace` (the words after the declared options; a
+    /// `--` before TEXT is dropped): the text checked (blank text, or for `replace` a text that is
+    /// only a header such as `(A) `, is a usage error, as for `add`) before the address is resolved
+    /// in the file as it is now.
     static func addressAndText(_ name: String, _ arguments: [String],
                                _ invocation: inout Invocation) throws(CLIError) -> (TodoFileEdit, TaskTarget, [UInt8]) {
-        var words = try positionals(arguments, name, &invocation)
+        var words = arguments
         if words.count >= 2, words[1] == "--" { words.remove(at: 1) }
         guard words.count >= 2 else { throw usageError("missing arguments", name, invocation) }
         let text = TodoShActions.taskText(Array(words.dropFirst()))
-        guard !isBlank(text) else { throw usageError("the text is empty", name, invocation) }
+        guard !isBlank(text), name != "replace" || TodoItem(text).hasDescription else {
+            throw usageError("the text is empty", name, invocation)
+        }
         let file = TodoFileEdit(invocation)
         return (file, try file.targets([words[0]], in: try file.snapshot(), invocation)[0], text)
     }
 
-    /// The addresses of `do`, `undo`, `depri` (each argument split at commas and spaces).
+    /// The addresses of `do`, `undo`, `depri` (the words after the declared options, each split at
+    /// commas and spaces).
     static func addresses(_ arguments: [String], _ name: String, _ invocation: inout Invocation) throws(CLIError) -> [String] {
-        let addresses = TodoShActions.numberList(try positionals(arguments, name, &invocation))
+        let addresses = TodoShActions.numberList(arguments)
         guard !addresses.isEmpty else { throw usageError("missing arguments", name, invocation) }
         return addresses
     }
@@ -118,7 +105,7 @@ enum TaskActions {
 
     /// `pri NR PRIORITY [NR PRIORITY …]`.
     static func prioritize(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
-        let words = try positionals(arguments, "pri", &invocation)
+        let words = arguments
         guard words.count >= 2 else { throw usageError("missing arguments", "pri", invocation) }
         guard words.count % 2 == 0 else { throw usageError("a priority is missing", "pri", invocation) }
         var pairs: [(address: String, priority: Priority)] = []
@@ -275,7 +262,7 @@ enum TaskActions {
     /// `-n`), after a confirmation unless `--force`; with TERM, removes TERM from the task (todo.sh's
     /// basic-regex rule), refused when that would leave no description or change its uid.
     static func delete(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
-        var words = try positionals(arguments, "del", allowsForce: true, &invocation)
+        var words = arguments
         if words.count >= 2, words[1] == "--" { words.remove(at: 1) }
         guard !words.isEmpty else { throw usageError("missing arguments", "del", invocation) }
         guard words.count <= 2 else { throw usageError("too many arguments", "del", invocation) }

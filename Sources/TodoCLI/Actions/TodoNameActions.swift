@@ -16,82 +16,96 @@ import TodoTxt
 /// - errors are `todo: what: why`; usage errors exit 2.
 enum TodoNameActions {
     /// One entry of the action table: todo.sh's built-in `todoSh`, which the name `todo` runs with
-    /// its own settings unless it has a `native` implementation.
-    static func spec(_ name: String, aliases: [String] = [], arguments: String, summary: String,
-                     completes: ActionSpec.Completion = .tasks, todoSh: @escaping TodoShActions.Action,
+    /// its own settings unless it has a `native` implementation. Either gets the words after the
+    /// declared options (`--` after the action ends them: `todo add -- -x` adds the task `-x`).
+    /// `singleTask`: the first argument is one task's address, never a list (`del 1,2` is refused
+    /// with a reason instead of looked up as the uid `1,2`).
+    static func spec(_ name: String, aliases: [String] = [], options: [ActionOption] = [], arguments: String,
+                     placement: OptionPlacement = .leading, argumentCount: ClosedRange<Int>? = nil, singleTask: Bool = false,
+                     summary: String, completes: ActionSpec.Completion = .tasks, todoSh: @escaping TodoShActions.Action,
                      native: (@Sendable (inout Invocation, [String]) throws(CLIError) -> Int32)? = nil) -> ActionSpec {
         let shared: @Sendable (inout Invocation, [String]) throws(CLIError) -> Int32 = { invocation, arguments throws(CLIError) in
             try run(todoSh, arguments, &invocation)
         }
         let chosen = native ?? shared
-        // `--` after the action ends its options: `todo add -- -x` adds the task `-x`.
-        return ActionSpec(name: name, aliases: aliases, arguments: arguments, summary: summary, options: [],
-                          completes: completes, run: { invocation, arguments throws(CLIError) in
-                              try chosen(&invocation, arguments.first == "--" ? Array(arguments.dropFirst()) : arguments)
+        return ActionSpec(name: name, aliases: aliases, options: options, arguments: arguments, placement: placement,
+                          argumentCount: argumentCount, summary: summary, completes: completes,
+                          words: { invocation, words throws(CLIError) in
+                              if singleTask, let address = words.first, address.contains(",") {
+                                  throw .usage("'\(address)' names more than one task; \(name) takes one; usage: "
+                                               + TaskActions.usage(name, invocation))
+                              }
+                              return try chosen(&invocation, words)
                           }, todoSh: todoSh)
     }
 
+    /// `--force`, as `del` and `move` declare it.
+    static let force = ActionOption.flag("--force", meaning: "no confirmation prompt.")
+
     static let specs: [ActionSpec] = [
-        spec("add", aliases: ["a"], arguments: "TEXT", summary: "Add a task (with today's date and a uid).",
+        spec("add", aliases: ["a"], arguments: "TEXT", placement: .leadingThenText, summary: "Add a task (with today's date and a uid).",
              completes: .projectsAndContexts, todoSh: TodoShActions.add,
              native: { invocation, arguments throws(CLIError) in try AddActions.add(arguments, &invocation) })
-            .listed(under: .tasks, details: ["TEXT: the task; a creation date and a uid are added (-T: no date;",
+            .listed(under: .tasks, notes: ["TEXT: the task; a creation date and a uid are added (-T: no date;",
                                               "      TODOTXT_UID_ON_ADD=0: no uid)."]),
-        spec("addm", arguments: "TEXT", summary: "Add one task per line of TEXT.", completes: .projectsAndContexts,
+        spec("addm", arguments: "TEXT", placement: .leadingThenText, summary: "Add one task per line of TEXT.", completes: .projectsAndContexts,
              todoSh: TodoShActions.addMultiple,
              native: { invocation, arguments throws(CLIError) in try AddActions.addMultiple(arguments, &invocation) })
             .listed(under: .tasks),
-        spec("addto", arguments: "DEST TEXT", summary: "Add a task to another file in the todo directory.",
+        spec("addto", arguments: "DEST TEXT", placement: .leadingThenText, summary: "Add a task to another file in the todo directory.",
              completes: .files, todoSh: TodoShActions.addTo,
              native: { invocation, arguments throws(CLIError) in try AddActions.addTo(arguments, &invocation) })
+            .completing(.files, .projectsAndContexts)
             .listed(under: .tasks),
-        spec("list", aliases: ["ls"], arguments: "[TERM...]",
+        spec("list", aliases: ["ls"], arguments: "[TERM...]", placement: .leadingThenText,
              summary: "List tasks containing every TERM (-TERM excludes); -a shows hidden ones.",
              completes: .projectsAndContexts, todoSh: TodoShListing.list)
-            .listed(under: .listing, details: ActionTable.termDetails),
-        spec("listall", aliases: ["lsa"], arguments: "[TERM...]", summary: "List tasks of the todo and done files.",
+            .listed(under: .listing, notes: ActionTable.termDetails),
+        spec("listall", aliases: ["lsa"], arguments: "[TERM...]", placement: .leadingThenText, summary: "List tasks of the todo and done files.",
              completes: .projectsAndContexts, todoSh: TodoShListing.listAll)
-            .listed(under: .listing, details: ActionTable.termDetails),
-        spec("listfile", aliases: ["lf"], arguments: "[SRC [TERM...]]", summary: "List the tasks of another file.",
+            .listed(under: .listing, notes: ActionTable.termDetails),
+        spec("listfile", aliases: ["lf"], arguments: "[SRC [TERM...]]", placement: .leadingThenText, summary: "List the tasks of another file.",
              completes: .files, todoSh: TodoShListing.listFile)
             .listed(under: .listing),
-        spec("listpri", aliases: ["lsp"], arguments: "[PRIORITIES] [TERM...]", summary: "List prioritized tasks.", completes: .projectsAndContexts, todoSh: TodoShListing.listPriority)
-            .listed(under: .listing, details: ["PRIORITIES: a letter or a range (A, A-C); then TERMs as for list."]),
-        spec("listcon", aliases: ["lsc"], arguments: "[TERM...]", summary: "List the contexts in use.", completes: .projectsAndContexts, todoSh: TodoShListing.listContexts)
+        spec("listpri", aliases: ["lsp"], arguments: "[PRIORITIES] [TERM...]", placement: .leadingThenText, summary: "List prioritized tasks.", completes: .projectsAndContexts, todoSh: TodoShListing.listPriority)
+            .listed(under: .listing, notes: ["PRIORITIES: a letter or a range (A, A-C); then TERMs as for list."]),
+        spec("listcon", aliases: ["lsc"], arguments: "[TERM...]", placement: .leadingThenText, summary: "List the contexts in use.", completes: .projectsAndContexts, todoSh: TodoShListing.listContexts)
             .listed(under: .listing),
-        spec("listproj", aliases: ["lsprj"], arguments: "[TERM...]", summary: "List the projects in use.", completes: .projectsAndContexts, todoSh: TodoShListing.listProjects)
+        spec("listproj", aliases: ["lsprj"], arguments: "[TERM...]", placement: .leadingThenText, summary: "List the projects in use.", completes: .projectsAndContexts, todoSh: TodoShListing.listProjects)
             .listed(under: .listing),
-        spec("append", aliases: ["app"], arguments: "NR|UID TEXT", summary: "Add text to the end of a task (before its uid).",
+        spec("append", aliases: ["app"], arguments: "NR|UID TEXT", singleTask: true, summary: "Add text to the end of a task (before its uid).",
              completes: .task, todoSh: TodoShActions.append,
              native: { invocation, arguments throws(CLIError) in try TaskActions.appendOrPrepend("append", arguments, &invocation) })
-            .listed(under: .tasks, details: ActionTable.addressDetails),
-        spec("prepend", aliases: ["prep"], arguments: "NR|UID TEXT", summary: "Add text to the start of a task.",
+            .listed(under: .tasks, notes: ActionTable.singleAddressDetails),
+        spec("prepend", aliases: ["prep"], arguments: "NR|UID TEXT", singleTask: true, summary: "Add text to the start of a task.",
              completes: .task, todoSh: TodoShActions.prepend,
              native: { invocation, arguments throws(CLIError) in try TaskActions.appendOrPrepend("prepend", arguments, &invocation) })
-            .listed(under: .tasks, details: ActionTable.addressDetails),
-        spec("replace", arguments: "NR|UID TEXT", summary: "Replace a task's text (completion, dates, priority and uid kept).",
+            .listed(under: .tasks, notes: ActionTable.singleAddressDetails),
+        spec("replace", arguments: "NR|UID TEXT", singleTask: true, summary: "Replace a task's text (completion, dates, priority and uid kept).",
              completes: .task, todoSh: TodoShActions.replace,
              native: { invocation, arguments throws(CLIError) in try TaskActions.replace(arguments, &invocation) })
-            .listed(under: .tasks, details: ActionTable.addressDetails),
+            .listed(under: .tasks, notes: ActionTable.singleAddressDetails),
         spec("pri", aliases: ["p"], arguments: "NR|UID PRIORITY [NR|UID PRIORITY ...]", summary: "Set a task's priority (A-Z).",
              completes: .task, todoSh: TodoShActions.prioritize,
              native: { invocation, arguments throws(CLIError) in try TaskActions.prioritize(arguments, &invocation) })
-            .listed(under: .tasks, details: ActionTable.addressDetails),
+            .listed(under: .tasks, notes: ActionTable.singleAddressDetails),
         spec("depri", aliases: ["dp"], arguments: "NR|UID...", summary: "Remove tasks' priorities.",
              todoSh: TodoShActions.deprioritize,
              native: { invocation, arguments throws(CLIError) in try TaskActions.deprioritize(arguments, &invocation) })
-            .listed(under: .tasks, details: ActionTable.addressDetails),
+            .listed(under: .tasks, notes: ActionTable.addressDetails),
         spec("do", aliases: ["done"], arguments: "NR|UID...",
              summary: "Mark tasks done (priority kept as pri:; a rec: task gets its next instance).",
              todoSh: TodoShActions.markDone,
              native: { invocation, arguments throws(CLIError) in try TaskActions.markDone(arguments, &invocation) })
-            .listed(under: .tasks, details: ActionTable.addressDetails),
-        spec("del", aliases: ["rm"], arguments: "NR|UID [TERM]", summary: "Delete a task, or TERM from it.",
+            .listed(under: .tasks, notes: ActionTable.addressDetails),
+        spec("del", aliases: ["rm"], options: [force], arguments: "NR|UID [TERM]", singleTask: true, summary: "Delete a task, or TERM from it.",
              completes: .task, todoSh: TodoShActions.delete,
              native: { invocation, arguments throws(CLIError) in try TaskActions.delete(arguments, &invocation) })
-            .listed(under: .tasks, details: ActionTable.addressDetails),
-        spec("move", aliases: ["mv"], arguments: "NR|UID DEST [SRC]", summary: "Move a task to another file.", completes: .task, todoSh: TodoShActions.move)
-            .listed(under: .tasks, details: ActionTable.addressDetails),
+            .listed(under: .tasks, notes: ActionTable.singleAddressDetails),
+        spec("move", aliases: ["mv"], options: [force], arguments: "NR|UID DEST [SRC]", placement: .anywhere, argumentCount: 2...3,
+             singleTask: true, summary: "Move a task to another file.", completes: .task, todoSh: TodoShActions.move)
+            .completing(.tasks, .files)
+            .listed(under: .tasks, notes: ActionTable.singleAddressDetails),
         spec("deduplicate", arguments: "", summary: "Remove exact duplicate lines.", completes: .nothing, todoSh: TodoShActions.deduplicate)
             .listed(under: .file),
         spec("report", arguments: "", summary: "Archive, then append open/done counts to report.txt.",
@@ -116,7 +130,7 @@ enum TodoNameActions {
         guard let first = words.first, let action = ActionTable.find(first) else {
             throw .usage("TODOTXT_DEFAULT_ACTION '\(configured)' is not an action")
         }
-        return try action.run(&invocation, Array(words.dropFirst()))
+        return try TodoCommand.run(action, Array(words.dropFirst()), &invocation)
     }
 
     /// An add-on from the actions directory (todo.sh's rules), run when no built-in has the name.
@@ -165,8 +179,17 @@ enum TodoNameActions {
         return colors
     }()
 
-    /// The shared engine's settings for a run under the name `todo`.
+    /// The shared engine's settings for a run under the name `todo`: those resolved once at start-up
+    /// (`TodoCommand.dispatch`), with an action's own `--force` (`del --force`) added.
     static func settings(for invocation: Invocation) -> TodoShSettings {
+        guard var settings = invocation.todoNameSettings else { return resolveSettings(for: invocation) }
+        if invocation.force { settings.force = true }
+        return settings
+    }
+
+    /// The settings of the name `todo` from the options before the action, the environment and
+    /// the config's variables: environment (non-empty) beats config beats the `todo` default.
+    static func resolveSettings(for invocation: Invocation) -> TodoShSettings {
         let environment = invocation.environment
         let config = invocation.configVariables
         /// Environment (non-empty) beats config beats the `todo` default.
@@ -176,7 +199,7 @@ enum TodoNameActions {
             return fallback
         }
         var settings = TodoShSettings()
-        settings.personality = .todo
+        settings.rules = .todo
         settings.variables = colorPresets.merging(config) { _, configured in configured }
         settings.exportedEnvironment = environment
         settings.verbose = invocation.quiet ? 0 : (Int(value("TODOTXT_VERBOSE", default: "1")) ?? 1) + invocation.verboseCount

@@ -4,9 +4,13 @@ import TodoTxt
 /// without one (and every non-owner holder of a duplicate) a fresh one (docs/format.md section 4).
 enum UIDAction {
     static let spec = ActionSpec(
-        name: "uid", arguments: "[--assign] [FILE]",
+        name: "uid",
+        options: [.flag("--assign", meaning: "give every task without a uid (and every second holder of a duplicate) a fresh one;",
+                        "says nothing when every task has one.")],
+        arguments: "[FILE]",
         summary: "List task uids; --assign gives every task without one a fresh uid.",
-        options: ["--assign"], completes: .files,
+        completes: .files,
+        group: .listing,
         parsed: { invocation, parsed, _ throws(CLIError) in
             let path = invocation.todoFilePath(explicit: parsed.positionals.first)
             if parsed.flags.contains("--assign") {

@@ -5,6 +5,7 @@ enum UndoAction {
     static let spec = ActionSpec(
         name: "undo", aliases: ["undone"], arguments: "NR|UID...",
         summary: "Mark completed tasks open again (restores the priority kept as pri:).",
-        options: [], completes: .tasks,
-        run: { invocation, arguments throws(CLIError) in try TaskActions.undo(arguments, &invocation) })
+        completes: .tasks,
+        group: .tasks, notes: ActionTable.addressDetails,
+        words: { invocation, arguments throws(CLIError) in try TaskActions.undo(arguments, &invocation) })
 }

@@ -22,9 +22,18 @@ import TodoTxt
 /// before the file is read (default `FileWatcher.defaultSettle`, 150 ms).
 enum WatchAction {
     static let spec = ActionSpec(
-        name: "watch", arguments: "[--poll SECONDS] [--list] [--reconcile] [-q] [FILE]",
+        name: "watch",
+        options: [
+            .valued("--poll", value: "SECONDS", meaning: "look at the file every SECONDS instead of using file notifications."),
+            .flag("--list", meaning: "print the list after every sort."),
+            .flag("--reconcile", meaning: "merge sync-conflict copies as they appear (see reconcile)."),
+            .flag("-q", "--quiet", meaning: "no log lines; errors are still shown."),
+        ],
+        arguments: "[FILE]",
         summary: "Keep the file sorted while it changes: re-sort after every save until stopped.",
-        options: ["--poll=", "--list", "--reconcile", "--quiet", "-q"], completes: .files,
+        completes: .files,
+        group: .file,
+        notes: ["TODO_WATCH_SETTLE: seconds the file must be quiet before it is read (default \(defaultSettleSeconds))."],
         parsed: { invocation, parsed, usage throws(CLIError) in
             var backend = FileWatcherBackend.automatic
             if let text = parsed.values["--poll"] {
@@ -51,6 +60,12 @@ enum WatchAction {
                 quiet: invocation.quiet || parsed.flags.contains("-q") || parsed.flags.contains("--quiet"))
             return try WatchSession(options, invocation: invocation).run()
         })
+
+    /// The watcher's default settle time in seconds, as `help watch` states it.
+    static var defaultSettleSeconds: Double {
+        let settle = FileWatcher.defaultSettle.components
+        return Double(settle.seconds) + Double(settle.attoseconds) / 1e18
+    }
 
     /// A duration from a decimal number of seconds: at least 10 ms (or zero when allowed), at most a day.
     static func seconds(_ text: String, allowingZero: Bool) -> Duration? {

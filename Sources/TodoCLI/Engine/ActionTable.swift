@@ -1,34 +1,43 @@
 import TodoTxt
 import TodoFileSystem
 
-/// One action of either name, declared once: this declaration drives argument dispatch under
-/// both names, the program's `--help`, `todo help ACTION` and the shell completion scripts.
+/// One action of either name, declared once: its name, aliases, options, arguments, summary and
+/// completions. This declaration parses the action's words under both names, and generates its
+/// usage line, the program's `--help`, `todo help ACTION` (and `todo ACTION --help`), the shell
+/// completion scripts and the man page.
 struct ActionSpec: Sendable {
     /// The name typed on the command line.
     let name: String
     /// Other accepted names (`rm` for `del`).
     let aliases: [String]
-    /// The arguments, as shown in usage lines: `[--check] [--dry-run] [--by KEYS] [FILE]`.
-    let arguments: String
+    /// The arguments after the options, as usage lines show them: `[FILE]`, `NR|UID [TERM]`.
+    let positionals: String
     /// One sentence for `--help`; empty for an action `--help` does not list.
     let summary: String
-    /// Options the action accepts (for completions); values are written `--by=`.
-    let options: [String]
-    /// What completes the action's positional arguments.
+    /// The options the action accepts, parsed from this list and nothing else.
+    let options: [ActionOption]
+    /// Where the options may stand among the words.
+    var placement: OptionPlacement = .anywhere
+    /// How many arguments the action takes after its options (nil: any number, the action checks).
+    var argumentCount: ClosedRange<Int>?
+    /// What completes the action's positional arguments (`argumentCompletions` says it per argument).
     let completes: Completion
+    /// What completes each argument in turn, the last for every further one; nil: from `completes`.
+    var completionsByArgument: [Completion]?
     /// Which names offer the action.
     var availability: Availability = .bothNames
-    /// What `todo ACTION` runs (the action name excluded). Returns the exit code.
-    let run: @Sendable (inout Invocation, [String]) throws(CLIError) -> Int32
+    /// What `todo ACTION` runs (the action name excluded): the words parsed by `options`, then the
+    /// implementation. Returns the exit code.
+    private(set) var run: @Sendable (inout Invocation, [String]) throws(CLIError) -> Int32
     /// todo.sh's built-in of this name, byte for byte (docs/todosh.md): what `todo.sh ACTION`
     /// runs. nil for `todo`'s own actions, which the name `todo.sh` runs through `run`, on the
     /// files todo.sh's config chose.
     var todoSh: TodoShActions.Action?
     /// Where `--help` and the man page list the action.
     var group: Group = .tasks
-    /// What `todo help ACTION` and the man page say after the summary: each option, the keys an
-    /// option takes, what the arguments may be.
-    var details: [String] = []
+    /// What `todo help ACTION` and the man page say after the options: what the arguments may be,
+    /// what the action prints.
+    var notes: [String] = []
 
     /// What completes an action's words: `task` the first only (`append NR TEXT`), `tasks` every one
     /// (`do NR…`).
@@ -43,6 +52,83 @@ struct ActionSpec: Sendable {
         case program = "help and setup"
     }
 
+    /// `bothNames`: `todo` and `todo.sh`; `todoOnly`: `version`, the completion helper;
+    /// `todoShOnly`: `shorthelp`.
+    enum Availability: Sendable { case bothNames, todoOnly, todoShOnly }
+
+    /// An action declared with its options: `implementation` gets the parsed words and the usage
+    /// line. Every mistake on the command line (an undeclared option, a missing value, too few or
+    /// too many arguments) is a usage error ending in that usage line.
+    init(name: String, aliases: [String] = [], options: [ActionOption] = [], arguments positionals: String,
+         placement: OptionPlacement = .anywhere, argumentCount: ClosedRange<Int>? = 0...1,
+         summary: String, completes: Completion, availability: Availability = .bothNames,
+         group: Group = .tasks, notes: [String] = [],
+         parsed implementation: @escaping @Sendable (inout Invocation, ParsedArguments, String) throws(CLIError) -> Int32,
+         todoSh: TodoShActions.Action? = nil) {
+        self.name = name
+        self.aliases = aliases
+        self.positionals = positionals
+        self.summary = summary
+        self.options = options
+        self.placement = placement
+        self.argumentCount = argumentCount
+        self.completes = completes
+        self.availability = availability
+        self.group = group
+        self.notes = notes
+        self.todoSh = todoSh
+        self.run = { _, _ throws(CLIError) in 0 }
+        let declaration = self
+        self.run = { invocation, words throws(CLIError) in
+            let usage = declaration.usage(programName: invocation.programName)
+            let parsed = try declaration.parse(words, usage: usage)
+            return try implementation(&invocation, parsed, usage)
+        }
+    }
+
+    /// An action whose implementation takes its arguments as words (the options already taken
+    /// out); `applying` sets what the options mean on the invocation first (`--force`).
+    init(name: String, aliases: [String] = [], options: [ActionOption] = [], arguments positionals: String,
+         placement: OptionPlacement = .leading, argumentCount: ClosedRange<Int>? = nil,
+         summary: String, completes: Completion, availability: Availability = .bothNames,
+         group: Group = .tasks, notes: [String] = [],
+         words implementation: @escaping @Sendable (inout Invocation, [String]) throws(CLIError) -> Int32,
+         todoSh: TodoShActions.Action? = nil) {
+        self.init(name: name, aliases: aliases, options: options, arguments: positionals, placement: placement,
+                  argumentCount: argumentCount, summary: summary, completes: completes, availability: availability,
+                  group: group, notes: notes, parsed: { invocation, parsed, _ throws(CLIError) in
+                      if parsed.flags.contains("--force") { invocation.force = true }
+                      return try implementation(&invocation, parsed.positionals)
+                  }, todoSh: todoSh)
+    }
+
+    /// `words` split by the declared options and checked against `argumentCount`.
+    func parse(_ words: [String], usage: String) throws(CLIError) -> ParsedArguments {
+        let parsed = try ParsedArguments(words, options: options, placement: placement, usage: usage)
+        if let argumentCount {
+            if parsed.positionals.count < argumentCount.lowerBound {
+                throw .usage("missing arguments; usage: \(usage)")
+            }
+            if parsed.positionals.count > argumentCount.upperBound {
+                throw .usage("too many arguments; usage: \(usage)")
+            }
+        }
+        return parsed
+    }
+
+    /// What completes each argument in turn, the last for every further one: `.task` is a task,
+    /// then nothing (`append NR TEXT`).
+    var argumentCompletions: [Completion] {
+        completionsByArgument ?? (completes == .task ? [.tasks, .nothing] : [completes])
+    }
+
+    /// This action with `each` completing its arguments in turn (`move NR DEST SRC`: a task, files).
+    func completing(_ each: Completion...) -> ActionSpec {
+        var copy = self
+        copy.completionsByArgument = each
+        return copy
+    }
+
     /// This action, offered by `availability`'s names only.
     func available(_ availability: Availability) -> ActionSpec {
         var copy = self
@@ -50,17 +136,23 @@ struct ActionSpec: Sendable {
         return copy
     }
 
-    /// This action listed under `group`, with `details` for `todo help ACTION`.
-    func listed(under group: Group, details: [String] = []) -> ActionSpec {
+    /// This action listed under `group`, with `notes` for `todo help ACTION`.
+    func listed(under group: Group, notes: [String] = []) -> ActionSpec {
         var copy = self
         copy.group = group
-        if !details.isEmpty { copy.details = details }
+        if !notes.isEmpty { copy.notes = notes }
         return copy
     }
 
-    /// `bothNames`: `todo` and `todo.sh`; `todoOnly`: `version`, the completion helper;
-    /// `todoShOnly`: `shorthelp`.
-    enum Availability: Sendable { case bothNames, todoOnly, todoShOnly }
+    /// The arguments as usage lines show them: the options, then the positionals:
+    /// `[--check] [--dry-run] [--by KEYS] [FILE]`.
+    var arguments: String {
+        (options.filter(\.inUsage).map { "[\($0.usage)]" } + (positionals.isEmpty ? [] : [positionals]))
+            .joined(separator: " ")
+    }
+
+    /// What `todo help ACTION` and the man page print after the summary: each option, then the notes.
+    var details: [String] { options.flatMap(\.helpLines) + notes }
 
     /// `todo sort [--check] …`
     func usage(programName: String) -> String {
@@ -71,87 +163,14 @@ struct ActionSpec: Sendable {
     func answers(to name: String) -> Bool { self.name == name || aliases.contains(name) }
 }
 
-extension ActionSpec {
-    /// An action whose arguments are parsed from its declaration: flags and `--name=` valued options
-    /// from `options`, at most `maximumPositionals` more words (nil: the action checks them), every
-    /// mistake a usage error ending in the action's usage line. `run` gets the parsed arguments and
-    /// that usage line.
-    init(name: String, arguments: String, summary: String, options: [String], completes: Completion,
-         maximumPositionals: Int? = 1,
-         parsed run: @escaping @Sendable (inout Invocation, ParsedArguments, String) throws(CLIError) -> Int32,
-         todoSh: TodoShActions.Action? = nil) {
-        let flags = Set(options.filter { !$0.hasSuffix("=") })
-        let valued = Set(options.filter { $0.hasSuffix("=") }.map { String($0.dropLast()) })
-        self.init(name: name, aliases: [], arguments: arguments, summary: summary, options: options, completes: completes,
-                  run: { invocation, words throws(CLIError) in
-                      let usage = "\(invocation.programName) \(name)" + (arguments.isEmpty ? "" : " \(arguments)")
-                      let parsed = try ParsedArguments(words, flags: flags, valued: valued, usage: usage)
-                      if let maximumPositionals, parsed.positionals.count > maximumPositionals {
-                          throw .usage("too many arguments; usage: \(usage)")
-                      }
-                      return try run(&invocation, parsed, usage)
-                  }, todoSh: todoSh)
-    }
-}
-
 /// Every action of both names, in help order.
 enum ActionTable {
-    /// The watcher's default settle time in seconds, as `help watch` states it.
-    static var defaultSettleSeconds: Double {
-        let settle = FileWatcher.defaultSettle.components
-        return Double(settle.seconds) + Double(settle.attoseconds) / 1e18
-    }
-
     static let all: [ActionSpec] = TodoNameActions.specs + [
-        UndoAction.spec.listed(under: .tasks, details: addressDetails),
-        EditAction.spec.listed(under: .tasks, details: [
-            "NR|UID: the line the editor opens at. The file is checked after the editor exits.",
-        ]),
-        UIAction.spec.listed(under: .listing, details: [
-            "Keys: j/k or arrows move, x or space done/not done, a add, e or Enter edit, d delete,",
-            "      p then a letter priority, / filter, u undo, s sort, ? all keys, q quit.",
-            "-a, --all: also the tasks hidden by h:1 or by a t: threshold in the future.",
-        ]),
-        ExportAction.spec.listed(under: .listing),
-        UIDAction.spec.listed(under: .listing, details: [
-            "--assign: give every task without a uid (and every second holder of a duplicate) a fresh one;",
-            "          says nothing when every task has one.",
-        ]),
-        SortAction.spec.listed(under: .file, details: [
-            "--check: change nothing; exit 1 when the file is not sorted.",
-            "--dry-run: change nothing; print the sorted file.",
-            "--by KEYS: order the open tasks by KEYS, comma-separated ("
-                + SortKey.allCases.map(\.rawValue).joined(separator: ", ") + ");",
-            "           completed tasks still sink.",
-            "Prints nothing when it succeeds, so it can run from cron.",
-        ]),
-        ArchiveAction.spec.listed(under: .file, details: [
-            "Says nothing when there is nothing to archive. A rerun after an interrupted archive appends nothing twice.",
-        ]),
-        WatchAction.spec.listed(under: .file, details: [
-            "--poll SECONDS: look at the file every SECONDS instead of using file notifications.",
-            "--list: print the list after every sort.",
-            "--reconcile: merge sync-conflict copies as they appear (see reconcile).",
-            "-q, --quiet: no log lines; errors are still shown.",
-            "TODO_WATCH_SETTLE: seconds the file must be quiet before it is read (default \(defaultSettleSeconds)).",
-        ]),
-        MergeAction.spec.listed(under: .sync, details: [
-            "--setup: register the driver in this git repository (git config and .gitattributes).",
-            "Git runs 'todo merge %O %A %B %L %P %S %X %Y'; the merged file replaces OURS; exit 1 on a conflict.",
-        ]),
-        ReconcileAction.spec.listed(under: .sync, details: [
-            "--keep: keep each merged copy, renamed to NAME.reconciled, instead of removing it.",
-            "Says nothing when there are no copies, so it can run from cron.",
-        ]),
-        WhereAction.spec.listed(under: .program),
-        CommandAction.spec.listed(under: .program),
-        HelpAction.spec.listed(under: .program),
-        TodoShHelp.shortHelpSpec.listed(under: .program),
-        VersionAction.spec.listed(under: .program),
-        CompletionsAction.spec.listed(under: .program),
-        CompletionsAction.wordsSpec.listed(under: .program),
-        CompletionsAction.tasksSpec.listed(under: .program),
-        ManPageAction.spec.listed(under: .program),
+        UndoAction.spec, EditAction.spec, UIAction.spec, ExportAction.spec, UIDAction.spec,
+        SortAction.spec, ArchiveAction.spec, WatchAction.spec, MergeAction.spec, ReconcileAction.spec,
+        WhereAction.spec, CommandAction.spec, HelpAction.spec, TodoShHelp.shortHelpSpec, VersionAction.spec,
+        CompletionsAction.spec, CompletionsAction.wordsSpec, CompletionsAction.tasksSpec, CompletionsAction.addonsSpec,
+        ManPageAction.spec,
     ]
 
     /// What the search terms of the listings mean (docs/todo-command.md).
@@ -166,6 +185,12 @@ enum ActionTable {
     static let addressDetails = [
         "NR|UID: a line number, a uid (uid:k3f9qz or k3f9qz) or a unique start of one; several are",
         "        separated by spaces or commas.",
+    ]
+
+    /// What `NR|UID` may be, for an action that takes one task (`append`, `del`, `move`, each
+    /// pair of `pri`): a comma there is refused rather than looked up as a uid.
+    static let singleAddressDetails = [
+        "NR|UID: one task: a line number, a uid (uid:k3f9qz or k3f9qz) or a unique start of one.",
     ]
 
     /// The actions of the name `todo`, in help order.
@@ -223,49 +248,5 @@ enum ActionTable {
             }
         }
         return table[a.count][b.count]
-    }
-}
-
-/// Splits an action's arguments into options and positionals by a declared option list.
-///
-/// Flags are `--name`; valued options are `--name VALUE` or `--name=VALUE`. `--` ends options.
-struct ParsedArguments {
-    var flags: Set<String> = []
-    var values: [String: String] = [:]
-    var positionals: [String] = []
-
-    init(_ arguments: [String], flags allowedFlags: Set<String>, valued allowedValued: Set<String>,
-         usage: String) throws(CLIError) {
-        var index = 0
-        var optionsEnded = false
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
-                positionals.append(argument)
-                continue
-            }
-            if argument == "--" { optionsEnded = true; continue }
-            var name = argument
-            var inlineValue: String?
-            if let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                inlineValue = String(argument[argument.index(after: equals)...])
-            }
-            if allowedFlags.contains(name), inlineValue == nil {
-                flags.insert(name)
-            } else if allowedValued.contains(name) {
-                if let inlineValue {
-                    values[name] = inlineValue
-                } else if index < arguments.count {
-                    values[name] = arguments[index]
-                    index += 1
-                } else {
-                    throw .usage("option \(name) needs a value; usage: \(usage)")
-                }
-            } else {
-                throw .usage("unknown option \(argument); usage: \(usage)")
-            }
-        }
     }
 }

@@ -45,6 +45,9 @@ struct Invocation {
     var configVariables: [String: String] = [:]
     /// The todo.sh config file those variables came from.
     var configPath: String?
+    /// The shared engine's settings under the name `todo`, resolved once when the options before
+    /// the action have been read (nil until then, and under the name `todo.sh`).
+    var todoNameSettings: TodoShSettings?
 
     enum ColorMode: String { case always, never, auto }
 

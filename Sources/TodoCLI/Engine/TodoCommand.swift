@@ -4,30 +4,15 @@ import TodoTxt
 /// The program: parses global options, dispatches to an action from `ActionTable`, and turns every
 /// error into one stderr line and an exit code.
 public enum TodoCommand {
-    /// The program's synopsis, as `--help` shows it and every command-line error ends.
+    /// The program's synopsis, as `--help` shows it and every command-line error ends: the options
+    /// `GlobalOption.all` marks for it.
     static func synopsis(_ programName: String) -> String {
-        "\(programName) [-f FILE] [-q] [--color=always|never|auto] ACTION [ARGUMENTS]"
+        let options = GlobalOption.all.filter(\.inSynopsis).map { "[" + $0.spelled($0.names[0], synopsis: true) + "]" }
+        return ([programName] + options + ["ACTION [ARGUMENTS]"]).joined(separator: " ")
     }
 
-    /// The options before the action, for `--help` and the man page (parsed by `parseLongOption`
-    /// and `parseShortOptions`).
-    static let globalOptions: [(names: String, meaning: String)] = [
-        ("-f FILE, --file=FILE", "the todo file (done.txt is beside it)"),
-        ("-q, --quiet", "no reports, only errors"),
-        ("-a, --all", "listings also show tasks hidden by h:1 or a future t:"),
-        ("--color=WHEN", "always, never or auto (colour on a terminal unless NO_COLOR is set)"),
-        ("-p, -c", "no colour, colour (todo.sh's spellings)"),
-        ("-t, -T, --no-date", "add with, without a creation date"),
-        ("-n, -N", "del removes the line, leaves it empty (the default)"),
-        ("-A", "do archives the completed tasks afterwards"),
-        ("-@, -+, -P", "listings hide contexts, projects, priorities"),
-        ("-v", "more output (-vv: todo.sh's debug lines)"),
-        ("-x", "no TODOTXT_FINAL_FILTER"),
-        ("-d CONFIG", "read this todo.sh config file"),
-        ("--force", "no confirmation prompts (del, move)"),
-        ("-h, --help", "this help"),
-        ("-V, --version", "the version"),
-    ]
+    /// The options before the action, as `--help` and the man page list them.
+    static var globalOptions: [(names: String, meaning: String)] { GlobalOption.helpLines }
 
     /// A few commands that show what the program is for, for `--help` and the man page.
     static func examples(_ programName: String) -> [(command: String, meaning: String)] {
@@ -91,6 +76,9 @@ public enum TodoCommand {
            FileAccess.parseLockTimeout(timeout) == nil {
             throw .failure("TODO_LOCK_TIMEOUT: '\(timeout)' is not a number of seconds from 0 to 86400")
         }
+        if let size = invocation.environment["TODO_MAX_FILE_SIZE"], !size.isEmpty, FileSystem.parseSizeLimit(size) == nil {
+            throw .failure("TODO_MAX_FILE_SIZE: '\(size)' is not a size (a positive number of bytes, or with K, M or G: 2G)")
+        }
         if let configFile = invocation.configFile {
             switch invocation.files.fileSystem.kind(of: configFile) {
             case .regular?, .characterDevice?: break
@@ -105,6 +93,7 @@ public enum TodoCommand {
                 invocation.configVariables = config.variables
             }
         }
+        invocation.todoNameSettings = TodoNameActions.resolveSettings(for: invocation)
         // No action: list the tasks (or run the configured TODOTXT_DEFAULT_ACTION).
         guard index < arguments.count else {
             return try TodoNameActions.runDefaultAction(&invocation)
@@ -116,43 +105,43 @@ public enum TodoCommand {
             }
             throw usageError("unknown action '\(name)'\(ActionTable.suggestion(for: name))", invocation)
         }
-        return try action.run(&invocation, Array(arguments[(index + 1)...]))
+        return try run(action, Array(arguments[(index + 1)...]), &invocation)
     }
 
-    /// `--name` and `--name=value`. Returns an exit status when the option is itself the command
-    /// (`--help`, `--version`).
+    /// Runs `action` on `words` under the name `todo`: `ACTION --help` (or `-h`) as the first word is
+    /// `todo help ACTION`, as git and cargo users expect; `todo add -- --help` still adds that text.
+    static func run(_ action: ActionSpec, _ words: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
+        if let first = words.first, first == "--help" || first == "-h" {
+            return try HelpAction.spec.run(&invocation, [action.name])
+        }
+        return try action.run(&invocation, words)
+    }
+
+    /// `--name`, `--name=value` and `--name value` (for an option that takes one), as
+    /// `GlobalOption.all` declares them. Returns an exit status when the option is itself the
+    /// command (`--help`, `--version`).
     static func parseLongOption(_ argument: String, _ arguments: [String], _ index: inout Int,
                                 _ invocation: inout Invocation) throws(CLIError) -> Int32? {
-        switch argument {
-        case "--help": return try HelpAction.spec.run(&invocation, [])
-        case "--version": return try VersionAction.spec.run(&invocation, [])
-        case "--quiet": invocation.quiet = true
-        case "--all": invocation.showAll = true
-        case "--no-date": invocation.dateOnAddOption = false
-        case "--force": invocation.force = true
-        case "--file":
-            guard index < arguments.count else { throw usageError("option --file needs a file", invocation) }
-            invocation.fileOption = arguments[index]
-            index += 1
-        default:
-            if argument.hasPrefix("--file=") {
-                invocation.fileOption = String(argument.dropFirst("--file=".count))
-            } else if argument.hasPrefix("--color=") || argument.hasPrefix("--colour=") {
-                let value = String(argument.drop { $0 != "=" }.dropFirst())
-                guard let mode = Invocation.ColorMode(rawValue: value) else {
-                    throw usageError("--color takes always, never or auto, not '\(value)'", invocation)
-                }
-                invocation.colorMode = mode
-            } else {
-                throw usageError("unknown option \(argument)", invocation)
-            }
+        var name = argument
+        var inlineValue: String?
+        if let equals = argument.firstIndex(of: "=") {
+            name = String(argument[..<equals])
+            inlineValue = String(argument[argument.index(after: equals)...])
         }
-        return nil
+        guard let option = GlobalOption.named(name), option.value != nil || inlineValue == nil else {
+            throw usageError("unknown option \(argument)", invocation)
+        }
+        guard option.value != nil else { return try option.apply(&invocation, "") }
+        if let inlineValue { return try option.apply(&invocation, inlineValue) }
+        guard index < arguments.count else { throw usageError("option \(name) needs \(option.needs)", invocation) }
+        index += 1
+        return try option.apply(&invocation, arguments[index - 1])
     }
 
-    /// A bundle of one-letter options, getopts style (`-qa`, `-fFILE`, `-d CONFIG`): todo.sh's
-    /// options with todo.sh's meaning, except `-f FILE` (the file; todo.sh's force is `--force`),
-    /// `-a` (list all; todo.sh's "no auto-archive" is already the default here) and `-q` (quiet).
+    /// A bundle of one-letter options, getopts style (`-qa`, `-fFILE`, `-d CONFIG`), as
+    /// `GlobalOption.all` declares them: todo.sh's options with todo.sh's meaning, except `-f FILE`
+    /// (the file; todo.sh's force is `--force`), `-a` (list all; todo.sh's "no auto-archive" is
+    /// already the default here) and `-q` (quiet).
     static func parseShortOptions(_ argument: String, _ arguments: [String], _ index: inout Int,
                                   _ invocation: inout Invocation) throws(CLIError) -> Int32? {
         let letters = Array(argument.dropFirst())
@@ -160,25 +149,9 @@ public enum TodoCommand {
         while position < letters.count {
             let letter = letters[position]
             position += 1
-            switch letter {
-            case "h": return try HelpAction.spec.run(&invocation, [])
-            case "V": return try VersionAction.spec.run(&invocation, [])
-            case "q": invocation.quiet = true
-            case "a": invocation.showAll = true
-            case "t": invocation.dateOnAddOption = true
-            case "T": invocation.dateOnAddOption = false
-            case "p": invocation.colorMode = .never
-            case "c": invocation.colorMode = .always
-            case "n": invocation.preserveLineNumbersOption = false
-            case "N": invocation.preserveLineNumbersOption = true
-            case "A": invocation.autoArchiveOption = true
-            case "v": invocation.verboseCount += 1
-            case "x": invocation.disableFilter = true
-            case "@": invocation.hideContexts.toggle()
-            case "+": invocation.hideProjects.toggle()
-            case "P": invocation.hidePriorities.toggle()
-            case "f", "d":
-                let value: String
+            guard let option = GlobalOption.named("-\(letter)") else { throw usageError("unknown option -\(letter)", invocation) }
+            var value = ""
+            if option.value != nil {
                 if position < letters.count {
                     value = String(letters[position...])
                     position = letters.count
@@ -186,12 +159,10 @@ public enum TodoCommand {
                     value = arguments[index]
                     index += 1
                 } else {
-                    throw usageError("option -\(letter) needs \(letter == "f" ? "a file" : "a config file")", invocation)
+                    throw usageError("option -\(letter) needs \(option.needs)", invocation)
                 }
-                if letter == "f" { invocation.fileOption = value } else { invocation.configFile = value }
-            default:
-                throw usageError("unknown option -\(letter)", invocation)
             }
+            if let status = try option.apply(&invocation, value) { return status }
         }
         return nil
     }

@@ -196,7 +196,7 @@ extension TodoShActions {
         guard isFile(source) else { throw context.die("TODO: Source file \(source) does not exist.") }
         guard isFile(destination) else { throw context.die("TODO: Destination file \(destination) does not exist.") }
         let sourceBytes = try context.bytes(source)
-        if context.settings.personality == .todo {
+        if context.settings.rules.refusesUnsafeFiles {
             // The destination is written first: refuse a binary source before touching it.
             try FileAccess.refuseNULBytes(sourceBytes, path: source)
         }
@@ -233,7 +233,7 @@ extension TodoShActions {
         }
         guard removed > 0 else { throw context.die("TODO: No duplicate tasks found") }
         // todo.sh prints this even when quiet; under `todo`, `-q` silences every report.
-        if context.settings.personality == .todo {
+        if context.settings.rules.quietSilencesEveryReport {
             context.inform("TODO: \(removed) duplicate task(s) removed")
         } else {
             context.say("TODO: \(removed) duplicate task(s) removed")

@@ -56,7 +56,7 @@ enum TodoShActions {
     static func resolve(_ address: String, in document: TodoDocument, file: String, usage: String,
                         _ context: TodoShContext) throws(CLIError) -> (index: Int, shown: String) {
         guard !address.isEmpty else { throw context.actionUsage(usage) }
-        if context.settings.personality == .todo {
+        if context.settings.rules.strictFiles {
             // Under `todo`, every unresolvable address is a failure naming the file (docs/todo-command.md).
             do {
                 let reference = try document.resolve(address)

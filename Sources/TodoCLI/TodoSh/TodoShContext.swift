@@ -40,7 +40,7 @@ struct TodoShContext {
     /// todo.sh's `die`: the message on stderr, exit 1. Under the name `todo` the message follows
     /// `todo: what: why` (todo.sh's `TODO: ` or file prefix becomes the program name).
     func die(_ message: String) -> CLIError {
-        settings.personality == .todo
+        settings.rules.ownMessages
             ? .failure(TodoShContext.todoStyle(message))
             : .todoSh(message: message, onStandardOutput: false, status: 1)
     }
@@ -53,14 +53,14 @@ struct TodoShContext {
     /// todo.sh's `usage`: two lines on stdout, exit 1; under `todo`, one line on stderr, exit 2.
     func usage() -> CLIError {
         let name = programName
-        if settings.personality == .todo { return .usage("no action given; see '\(name) --help'") }
+        if settings.rules.ownMessages { return .usage("no action given; see '\(name) --help'") }
         return .todoSh(message: "Usage: \(name) [-fhpantvV] [-d todo_config] action [task_number] [task_description]\n"
                            + "Try '\(name) -h' for more information.", onStandardOutput: true, status: 1)
     }
 
     /// `usage: todo.sh ACTION …` on stderr, exit 1; under `todo`, `todo: usage: todo ACTION …`, exit 2.
     func actionUsage(_ rest: String) -> CLIError {
-        if settings.personality == .todo { return .usage("usage: \(programName) \(rest)") }
+        if settings.rules.ownMessages { return .usage("usage: \(programName) \(rest)") }
         return die("usage: \(programName) \(rest)")
     }
 
@@ -103,12 +103,12 @@ struct TodoShContext {
         do {
             read = try files.readIfExists(path)
         } catch {
-            if settings.personality == .todo { throw error }
+            if settings.rules.strictFiles { throw error }
             return []
         }
         if let read { return read }
         let directory = FileAccess.directoryName(of: path)
-        if settings.personality == .todo && files.fileSystem.kind(of: directory) != .directory {
+        if settings.rules.strictFiles && files.fileSystem.kind(of: directory) != .directory {
             throw .failure("\(path): no such file, and no directory \(directory)")
         }
         return []
@@ -117,7 +117,7 @@ struct TodoShContext {
     /// A failed write as this name reports it: under `todo` as it is; under `todo.sh` after todo.sh's
     /// `TODO: ` prefix.
     func writeFailure(_ error: CLIError) -> CLIError {
-        if settings.personality == .todo { return error }
+        if settings.rules.ownMessages { return error }
         switch error {
         case .usage(let text), .failure(let text): return die("TODO: \(programName): \(text)")
         case .todoSh, .status: return die("TODO: write failed")
@@ -131,7 +131,7 @@ struct TodoShContext {
         var failure: CLIError?
         do throws(CLIError) {
             try files.update(path, createIfMissing: true, lockTimeout: settings.lockTimeout, warn: warnOfReplacement) { (old: [UInt8]) throws(CLIError) -> [UInt8]? in
-                if settings.personality == .todo { try TodoFileEdit.refuseConflictMarkers(old, path: path) }
+                if settings.rules.refusesUnsafeFiles { try TodoFileEdit.refuseConflictMarkers(old, path: path) }
                 do throws(CLIError) {
                     failure = nil
                     return try transform(TodoDocument(bytes: old))?.rendered()
@@ -151,7 +151,7 @@ struct TodoShContext {
         if files.fileSystem.kind(of: path) == .characterDevice { return }
         do throws(CLIError) {
             try files.update(path, createIfMissing: true, lockTimeout: settings.lockTimeout, warn: warnOfReplacement) { (old: [UInt8]) throws(CLIError) -> [UInt8]? in
-                if settings.personality == .todo { try TodoFileEdit.refuseConflictMarkers(old, path: path) }
+                if settings.rules.refusesUnsafeFiles { try TodoFileEdit.refuseConflictMarkers(old, path: path) }
                 return transform(old)
             }
         } catch {

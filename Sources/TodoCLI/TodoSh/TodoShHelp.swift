@@ -226,7 +226,7 @@ enum TodoShHelp {
 
     /// todo.sh's `shorthelp` (and `-h`): an action of that name only.
     static let shortHelpSpec = TodoNameActions.spec("shorthelp", arguments: "", summary: "", completes: .nothing,
-                                                    todoSh: shortHelp).available(.todoShOnly)
+                                                    todoSh: shortHelp).available(.todoShOnly).listed(under: .program)
 
     static func shortHelp(_ context: inout TodoShContext, _ arguments: [String]) throws(CLIError) -> Int32 {
         printHelp(.short, context)

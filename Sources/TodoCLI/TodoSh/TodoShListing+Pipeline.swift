@@ -336,7 +336,7 @@ extension TermFilter {
     /// unmatched `[` or `\(`, an unknown class…) is a usage error naming the problem rather than
     /// a silently empty or wrong listing.
     init(checking arguments: [String], _ context: TodoShContext) throws(CLIError) {
-        if context.settings.personality == .todo {
+        if context.settings.rules.checksSearchTerms {
             for argument in arguments {
                 let term = argument.hasPrefix("-") ? String(argument.dropFirst()) : argument
                 if let problem = BasicRegex.syntaxError(Array(term.utf8), ignoreCase: true) {

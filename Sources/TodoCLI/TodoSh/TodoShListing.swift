@@ -168,7 +168,7 @@ enum TodoShListing {
             path = source
         } else if isFile(directory + "/" + source + ".txt") {
             path = directory + "/" + source + ".txt"
-        } else if context.settings.personality == .todo {
+        } else if context.settings.rules.strictFiles {
             // Under `todo`: the file as given (relative to the todo directory), and why it cannot be listed.
             let named = source.hasPrefix("/") ? source : directory + "/" + source
             let kind = context.files.fileSystem.kind(of: named)
@@ -177,7 +177,7 @@ enum TodoShListing {
             throw context.die("TODO: File \(source) does not exist.")
         }
         guard isFile(path) else { throw context.die("TODO: File \(source) does not exist.") }
-        if context.settings.personality == .todo { _ = try context.bytes(path) }
+        if context.settings.rules.strictFiles { _ = try context.bytes(path) }
         try listFile(path: path, label: source, terms: Array(arguments.dropFirst()), context)
         return 0
     }
@@ -280,7 +280,7 @@ enum TodoShListing {
     /// Under `todo`, one line on stderr when the listed file holds an unresolved conflict block:
     /// the listing shows both versions of the tasks in it, and every writer refuses the file.
     static func warnOfConflictMarkers(_ bytes: [UInt8], path: String, _ context: TodoShContext) {
-        guard context.settings.personality == .todo, let line = ConflictMarkers.firstBlockLine(in: bytes) else { return }
+        guard context.settings.rules.refusesUnsafeFiles, let line = ConflictMarkers.firstBlockLine(in: bytes) else { return }
         context.warn("\(context.programName): \(path): line \(line): unresolved merge conflict (<<<<<<< … >>>>>>>); resolve it before changing tasks")
     }
 }

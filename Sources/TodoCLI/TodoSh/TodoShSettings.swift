@@ -1,4 +1,4 @@
-/// Every default and switch the shared actions consult: one value per "personality".
+/// Every default and switch the shared actions consult: one value per setting, and the rules (`NameRules`) that differ under the name `todo`.
 ///
 /// `todo.sh` fills it from options, environment and the config script (docs/todosh.md section 1); the `todo`
 /// name can fill the same value with its own defaults (docs/todo-command.md: creation date and uid on add, `do`
@@ -62,10 +62,10 @@ struct TodoShSettings: Sendable {
     /// The environment an add-on, sort command or final filter sees (exported variables).
     var exportedEnvironment: [String: String] = [:]
 
-    // MARK: Personality (what differs under the name `todo`)
+    // MARK: What differs under the name `todo`
 
-    /// Which program this run is: todo.sh's exact behaviour, or the `todo` name's defaults.
-    var personality = Personality.todoSh
+    /// What the engine does differently under the name `todo` (todo.sh's exact behaviour by default).
+    var rules = NameRules.todoSh
     /// `add` appends a fresh `uid:` (the `todo` name; `TODOTXT_UID_ON_ADD=0` turns it off).
     var uidOnAdd = false
     /// Listings show tasks hidden by `h:1` or a future `t:` (`-a`/`--all` under `todo`).
@@ -80,7 +80,6 @@ struct TodoShSettings: Sendable {
     var plainTextTerms = false
 
     /// todo.sh's behaviour, or the `todo` name's.
-    enum Personality: Sendable { case todoSh, todo }
 
     static let defaultSortCommand = "env LC_COLLATE=C sort -f -k2"
 

@@ -11,7 +11,12 @@ enum UIAction {
     static let spec = ActionSpec(
         name: "ui", arguments: "[FILE]",
         summary: "A live full-screen list: move, complete, add, edit, filter; changes made elsewhere show at once.",
-        options: [], completes: .files,
+        completes: .files,
+        group: .listing, notes: [
+            "Keys: j/k or arrows move, x or space done/not done, a add, e or Enter edit, d delete,",
+            "      p then a letter priority, / filter, u undo, s sort, ? all keys, q quit.",
+            "-a, --all: also the tasks hidden by h:1 or by a t: threshold in the future.",
+        ],
         parsed: { invocation, parsed, _ throws(CLIError) in
             try UISession.run(invocation, path: invocation.todoFilePath(explicit: parsed.positionals.first))
         }).available(.todoOnly)

@@ -27,8 +27,7 @@ import Testing
             let help = CapturedRun(["help", action.name])
             #expect(help.status == 0, "\(action.name)")
             for option in action.options {
-                let bare = option.hasSuffix("=") ? String(option.dropLast()) : option
-                #expect(help.out.contains(bare), "help \(action.name) does not explain \(bare)")
+                for name in option.names { #expect(help.out.contains(name), "help \(action.name) does not explain \(name)") }
             }
         }
     }
