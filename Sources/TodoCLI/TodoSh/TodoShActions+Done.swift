@@ -325,6 +325,10 @@ extension TodoShActions {
     /// nothing to archive, unless `-v`.
     static func archiveAsTodoDoes(_ context: TodoShContext) throws(CLIError) {
         let todoPath = context.settings.todoFile, donePath = context.settings.doneFile
+        // Archive writes the done file holding only the todo file's lock (locks never nest); the
+        // done file's own lock, taken and let go first, removes an earlier version's sidecar lock
+        // beside it, as every writer of a file does (`FileLock`).
+        try FileAccess.withLock(donePath, timeout: context.settings.lockTimeout) {}
         let archived = try FileAccess.withLock(todoPath, timeout: context.settings.lockTimeout) { () throws(CLIError) in
             try ArchiveAction.archive(todoPath: todoPath, donePath: donePath, files: context.files, warn: context.warnOfReplacement)
         }
