@@ -65,7 +65,7 @@ extension TodoShActions {
         }
         let outcome: SourceRemoval
         do {
-            outcome = try removeMovedTask(at: index, line, uid: uid, from: source, context)
+            outcome = try removeMovedTask(at: index, line, from: source, context)
         } catch {
             throw .failure("\(error.text); task \(shown) is in \(destination) and still in \(source): "
                            + "run the move again to finish (nothing is appended twice)")
@@ -95,9 +95,9 @@ extension TodoShActions {
         case changed(index: Int)
     }
 
-    /// Removes the moved task from `source`, found again by its bytes (`TaskIdentity.relocate`);
-    /// writes nothing when it is no longer there.
-    static func removeMovedTask(at index: Int, _ line: [UInt8], uid: String?, from source: String,
+    /// Removes the moved task from `source`, found again by its bytes (`TaskIdentity.relocate`, else
+    /// the first of several identical copies); writes nothing when it is no longer there.
+    static func removeMovedTask(at index: Int, _ line: [UInt8], from source: String,
                                 _ context: TodoShContext) throws(CLIError) -> SourceRemoval {
         let preserve = context.settings.preserveLineNumbers
         var outcome = SourceRemoval.removed
@@ -106,7 +106,7 @@ extension TodoShActions {
             var found = TaskIdentity.relocate(index: index, content: line, in: current)
             switch found == nil ? current.presence(ofMovedTask: line) : .absent {
             case .present(let at): found = at
-            case .conflicting(let at) where uid != nil:
+            case .conflicting(let at):
                 outcome = .changed(index: at)
                 return nil
             default: break
@@ -116,7 +116,10 @@ extension TodoShActions {
                 return nil
             }
             outcome = .removed
-            return TodoShDialect.removingTask(at: found, from: current, preserveLineNumbers: preserve)
+            // As `todo del`: the line left blank, or with -n removed, and never any other blank line.
+            var edited = current
+            if preserve { edited.replaceContent(at: found, with: []) } else { edited.removeLine(at: found) }
+            return edited
         }
         return outcome
     }
