@@ -166,4 +166,18 @@ final class MoveRecoveryTests: XCTestCase {
               + "\(finishedByTheRetry) moves finished by the second run")
         XCTAssertGreaterThan(kills, 0)
     }
+
+    /// A destination that is the source under another name (a hard link) already "holds" every task:
+    /// the move is refused, or the rule above would only remove the task.
+    func testAHardLinkToTheSourceIsRefusedAsTheSameFile() {
+        let directory = Spawn.makeTemporaryDirectory("move-hard-link")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (todo, _) = makeFiles(directory)
+        XCTAssertEqual(link(todo, directory + "/linked.txt"), 0)
+        let before = Files.read(todo)
+        let refused = Spawn.todo(["-f", todo, "--force", "move", "r7p4cd", "linked.txt"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.err, "todo: \(todo): \(directory)/linked.txt is this same file; nothing moved\n")
+        XCTAssertEqual(Files.read(todo), before)
+    }
 }

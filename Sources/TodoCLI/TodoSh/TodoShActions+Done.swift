@@ -228,6 +228,11 @@ extension TodoShActions {
             throw isTodo ? .failure("\(destination): no such file (move moves a task to an existing file)")
                 : context.die("TODO: Destination file \(destination) does not exist.")
         }
+        // DEST already holds every task of SRC when they are one file: the `todo` name's rule
+        // (nothing appended twice) would then only remove the task.
+        if isTodo, context.files.fileSystem.isSameFile(source, destination) {
+            throw .failure("\(source): \(destination) is this same file; nothing moved")
+        }
         let sourceBytes = try context.bytes(source)
         if isTodo {
             // The destination is written first: refuse a binary source before touching it.
