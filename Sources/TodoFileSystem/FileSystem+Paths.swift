@@ -43,6 +43,13 @@ extension FileSystem {
         return status?.kind
     }
 
+    /// Whether `first` and `second` name one file (symlinks followed; hard links are one file too):
+    /// the same device and inode. False when either cannot be looked at.
+    public func isSameFile(_ first: String, _ second: String) -> Bool {
+        guard let one = try? system.stat(first), let other = try? system.stat(second) else { return false }
+        return one.identity.device == other.identity.device && one.identity.inode == other.identity.inode
+    }
+
     /// Whether something is at `path` (a broken symlink is nothing).
     public func exists(_ path: String) -> Bool { kind(of: path) != nil }
 

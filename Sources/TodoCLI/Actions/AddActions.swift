@@ -33,14 +33,15 @@ enum AddActions {
         return try append(lines, to: invocation.todoFilePath(), action: "addm", &invocation)
     }
 
-    /// `addto DEST TEXT`: DEST is a file in the todo file's directory, which must exist.
+    /// `addto DEST TEXT`: DEST is an absolute path, or a file in the todo file's directory; it must
+    /// exist.
     static func addTo(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
         let usage = "\(invocation.programName) addto DEST TEXT"
         guard arguments.count >= 2 else { throw .usage("missing arguments; usage: \(usage)") }
         guard !arguments[0].isEmpty else { throw .usage("the destination is empty; usage: \(usage)") }
         let text = TodoShActions.taskText(Array(arguments.dropFirst()))
         guard !TaskActions.isBlank(text) else { throw .usage("the task text is empty; usage: \(usage)") }
-        let path = FileAccess.directoryName(of: invocation.todoFilePath()) + "/" + arguments[0]
+        let path = arguments[0].hasPrefix("/") ? arguments[0] : FileAccess.directoryName(of: invocation.todoFilePath()) + "/" + arguments[0]
         guard invocation.files.fileSystem.exists(path) else { throw .failure("\(path): no such file (addto adds to an existing file)") }
         return try append([text], to: path, action: "addto", &invocation)
     }

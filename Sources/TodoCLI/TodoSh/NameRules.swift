@@ -17,11 +17,27 @@ struct NameRules: Sendable, Equatable {
     var checksSearchTerms: Bool
     /// `-q` silences every report, `deduplicate`'s count included (todo.sh prints that one anyway).
     var quietSilencesEveryReport: Bool
+    /// An address that names no task fails the whole command with nothing written; else todo.sh's
+    /// order (`do 1 9`: task 1 done, then `TODO: No task 9.`, exit 1).
+    var allOrNothingAddresses: Bool
+    /// `move` never appends a task twice (a destination already holding it only loses it from the
+    /// source), refuses a destination that is the source, asks only on a terminal, and takes an
+    /// absolute DEST or SRC as given (docs/todo-command.md, "Moving a task").
+    var movesEachTaskOnce: Bool
+    /// A command with nothing to do (`deduplicate` finding no duplicates) says nothing and exits 0.
+    var silentWhenNothingToDo: Bool
+    /// `report` archives as `todo archive` does (blank lines kept, nothing appended twice) and
+    /// counts tasks, not lines.
+    var archivesAsTodoDoes: Bool
 
     /// todo.sh's behaviour, exactly (docs/todosh.md).
     static let todoSh = NameRules(ownMessages: false, strictFiles: false, refusesUnsafeFiles: false,
-                                  checksSearchTerms: false, quietSilencesEveryReport: false)
+                                  checksSearchTerms: false, quietSilencesEveryReport: false,
+                                  allOrNothingAddresses: false, movesEachTaskOnce: false,
+                                  silentWhenNothingToDo: false, archivesAsTodoDoes: false)
     /// The name `todo`'s rules (docs/todo-command.md).
     static let todo = NameRules(ownMessages: true, strictFiles: true, refusesUnsafeFiles: true,
-                                checksSearchTerms: true, quietSilencesEveryReport: true)
+                                checksSearchTerms: true, quietSilencesEveryReport: true,
+                                allOrNothingAddresses: true, movesEachTaskOnce: true,
+                                silentWhenNothingToDo: true, archivesAsTodoDoes: true)
 }

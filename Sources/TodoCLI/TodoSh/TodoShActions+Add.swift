@@ -25,7 +25,7 @@ extension TodoShActions {
     static func addTo(_ context: inout TodoShContext, _ arguments: [String]) throws(CLIError) -> Int32 {
         let usage = "addto DEST \"TODO ITEM\""
         guard let destination = arguments.first, !destination.isEmpty else { throw context.actionUsage(usage) }
-        let path = context.settings.todoDirectory + "/" + destination
+        let path = fileArgument(destination, context)
         guard arguments.count > 1, !arguments[1].isEmpty else { throw context.actionUsage(usage) }
         let kind = context.files.fileSystem.kind(of: path)
         guard kind == .regular || kind == .characterDevice else {

@@ -19,7 +19,19 @@ extension TodoShActions {
             var edits: [ArchiveEdit] = []
             var planned = document
             for address in numbers {
-                guard let (index, shown, old) = try openTask(address, in: planned, file: path, usage: usage, context) else {
+                let opened: (index: Int, shown: String, line: [UInt8])?
+                do {
+                    opened = try openTask(address, in: planned, file: path, usage: usage, context)
+                } catch {
+                    // todo.sh completes the tasks before a bad address one by one, then dies
+                    // without archiving (`do 1 9`: task 1 done, `TODO: No task 9.`, exit 1). The
+                    // `todo` name writes nothing then (docs/todo-command.md, "Addressing a task").
+                    if !context.settings.rules.allOrNothingAddresses, !edits.isEmpty {
+                        try completeWithoutArchiving(edits, in: path, context)
+                    }
+                    throw error
+                }
+                guard let (index, shown, old) = opened else {
                     status = 1
                     continue
                 }
@@ -48,6 +60,22 @@ extension TodoShActions {
             context.inform("TODO: \(shown) marked as done.")
         }
         return status
+    }
+
+    /// Writes `edits` (the tasks `do` completed before an address that stops it) to `path`, each
+    /// found again by its bytes, and reports them as todo.sh did before it died: no archive.
+    static func completeWithoutArchiving(_ edits: [ArchiveEdit], in path: String, _ context: TodoShContext) throws(CLIError) {
+        try context.update(path) { (current: TodoDocument) throws(CLIError) -> TodoDocument? in
+            var edited = current
+            for edit in edits {
+                edited.replaceContent(at: try relocate(edit.index, edit.old, in: edited, shown: edit.shown, context), with: edit.new)
+            }
+            return edited
+        }
+        for edit in edits {
+            context.inform("\(edit.shown) \(string(edit.new))")
+            context.inform("TODO: \(edit.shown) marked as done.")
+        }
     }
 
     /// The task `address` names, for `do`: nil (after todo.sh's soft error) when it is already done.
@@ -186,15 +214,25 @@ extension TodoShActions {
         guard arguments.count >= 2, !arguments[0].isEmpty, !arguments[1].isEmpty else {
             throw context.actionUsage(usage)
         }
-        let directory = context.settings.todoDirectory
-        let destination = directory + "/" + arguments[1]
-        let source = arguments.count >= 3 && !arguments[2].isEmpty ? directory + "/" + arguments[2] : context.settings.todoFile
+        let destination = fileArgument(arguments[1], context)
+        let source = arguments.count >= 3 && !arguments[2].isEmpty ? fileArgument(arguments[2], context) : context.settings.todoFile
         func isFile(_ path: String) -> Bool {
             let kind = context.files.fileSystem.kind(of: path)
             return kind == .regular || kind == .characterDevice
         }
-        guard isFile(source) else { throw context.die("TODO: Source file \(source) does not exist.") }
-        guard isFile(destination) else { throw context.die("TODO: Destination file \(destination) does not exist.") }
+        let rules = context.settings.rules
+        guard isFile(source) else {
+            throw rules.ownMessages ? .failure("\(source): no such file") : context.die("TODO: Source file \(source) does not exist.")
+        }
+        guard isFile(destination) else {
+            throw rules.ownMessages ? .failure("\(destination): no such file (move moves a task to an existing file)")
+                : context.die("TODO: Destination file \(destination) does not exist.")
+        }
+        // DEST already holds every task of SRC when they are one file: the `todo` name's rule
+        // (nothing appended twice) would then only remove the task.
+        if rules.movesEachTaskOnce, context.files.fileSystem.isSameFile(source, destination) {
+            throw .failure("\(source): \(destination) is this same file; nothing moved")
+        }
         let sourceBytes = try context.bytes(source)
         if context.settings.rules.refusesUnsafeFiles {
             // The destination is written first: refuse a binary source before touching it.
@@ -204,11 +242,19 @@ extension TodoShActions {
         let (index, shown) = try resolve(arguments[0], in: document, file: source, usage: usage, context)
         let line = Array(document.content(at: index))
         let sourcePrefix = TodoShContext.prefix(of: source)
-        guard confirm("Move '\(string(line))' from \(source) to \(destination)", context) else {
+        let question = "Move '\(string(line))' from \(source) to \(destination)"
+        if rules.movesEachTaskOnce {
+            guard confirmOnTerminal(question, context) else {
+                throw .failure("\(source): task \(shown) not moved (answer y, or use --force)")
+            }
+            return try moveOnce(index: index, line: line, shown: shown, from: source, to: destination, context)
+        }
+        guard confirm(question, context) else {
             throw context.die("\(sourcePrefix): No tasks moved.")
         }
         // The destination first: a crash between the two writes leaves the task in both files, never
-        // in neither.
+        // in neither. (todo.sh removes it from the source first; a retry appends it again, as
+        // todo.sh's would: docs/todosh.md section 8.)
         var newCount = 0
         try context.update(destination) { (current: TodoDocument) throws(CLIError) -> TodoDocument? in
             var edited = current
@@ -231,7 +277,12 @@ extension TodoShActions {
             removed = result.removed
             return removed > 0 ? result.document : nil
         }
-        guard removed > 0 else { throw context.die("TODO: No duplicate tasks found") }
+        guard removed > 0 else {
+            guard context.settings.rules.silentWhenNothingToDo else { throw context.die("TODO: No duplicate tasks found") }
+            // Nothing to do says nothing and succeeds, as `archive` (cron mails any output); -v says it.
+            if context.invocation.verboseCount > 0 { context.invocation.log("\(path): no duplicate tasks") }
+            return 0
+        }
         // todo.sh prints this even when quiet; under `todo`, `-q` silences every report.
         if context.settings.rules.quietSilencesEveryReport {
             context.inform("TODO: \(removed) duplicate task(s) removed")
@@ -242,9 +293,16 @@ extension TodoShActions {
     }
 
     static func report(_ context: inout TodoShContext, _ arguments: [String]) throws(CLIError) -> Int32 {
-        _ = try archive(&context)
-        let open = try context.document(context.settings.todoFile).lineCount
-        let done = try context.document(context.settings.doneFile).lineCount
+        let asTodo = context.settings.rules.archivesAsTodoDoes
+        if asTodo { try archiveAsTodoDoes(context) } else { _ = try archive(&context) }
+        // todo.sh counts lines, its archive having removed the blank ones; the `todo` name keeps
+        // blank lines, and counts tasks.
+        func count(_ path: String) throws(CLIError) -> Int {
+            let document = try context.document(path)
+            return asTodo ? (0..<document.lineCount).count(where: { !document.item(at: $0).isBlank }) : document.lineCount
+        }
+        let open = try count(context.settings.todoFile)
+        let done = try count(context.settings.doneFile)
         let counts = "\(open) \(done)"
         let reportPath = context.settings.reportFile
         let report = try context.document(reportPath)
@@ -265,5 +323,33 @@ extension TodoShActions {
         context.say(line)
         context.inform("TODO: Report file updated.")
         return 0
+    }
+
+    /// `report`'s archive under the name `todo`: `todo archive`'s (blank lines kept, nothing appended
+    /// twice) and its output: the archived lines, then one line on stderr; nothing when there was
+    /// nothing to archive, unless `-v`.
+    static func archiveAsTodoDoes(_ context: TodoShContext) throws(CLIError) {
+        let todoPath = context.settings.todoFile, donePath = context.settings.doneFile
+        // Archive writes the done file holding only the todo file's lock (locks never nest); the
+        // done file's own lock, taken and let go first, removes an earlier version's sidecar lock
+        // beside it, as every writer of a file does (`FileLock`).
+        try FileAccess.withLock(donePath, timeout: context.settings.lockTimeout) {}
+        let archived = try FileAccess.withLock(todoPath, timeout: context.settings.lockTimeout) { () throws(CLIError) in
+            try ArchiveAction.archive(todoPath: todoPath, donePath: donePath, files: context.files, warn: context.warnOfReplacement)
+        }
+        let invocation = context.invocation
+        if archived.isEmpty {
+            if invocation.verboseCount > 0 { invocation.log("\(todoPath): no completed tasks to archive") }
+            return
+        }
+        if context.settings.verbose > 0 {
+            var output: [UInt8] = []
+            for line in archived {
+                output += context.settings.escapeControls ? TerminalText.escapingControls(line) : Array(line)
+                output.append(0x0A)
+            }
+            context.sayBytes(output)
+        }
+        invocation.log("archived \(archived.count) completed task\(archived.count == 1 ? "" : "s") to \(donePath)")
     }
 }
