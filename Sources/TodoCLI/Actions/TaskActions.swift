@@ -144,6 +144,9 @@ enum TaskActions {
         case changed(number: Int, line: [UInt8], report: String?)
         case unchanged(message: String)
         case refused(CLIError)
+        /// Done as asked, with something the user should know (an unusable `rec:`): one line on
+        /// stderr, the exit status unchanged.
+        case warning(String)
     }
 
     /// The frame every multi-task action shares: resolve the addresses in the file as it is, then one
@@ -216,6 +219,8 @@ enum TaskActions {
             case .refused(let error):
                 error.report(to: invocation.io, programName: invocation.programName)
                 status = 1
+            case .warning(let message):
+                invocation.warn(message)
             }
         }
         return status
@@ -233,12 +238,26 @@ enum TaskActions {
         let status = try editEach(addresses, invocation, finishing: { document, outcomes in
             var generator = UIDRandomness(environment: invocation.environment)
             let prefix = TodoShContext.prefix(of: invocation.todoFilePath())
+            let path = invocation.todoFilePath()
             for (shown, original) in recurring {
                 let uid = UID.generate(using: &generator, unusedIn: document, and: done ?? TodoDocument(bytes: []))
-                guard let next = TodoItem(original).nextRecurrence(completedOn: today, uid: uid) else { continue }
-                let number = document.appendLine(next) + 1
-                outcomes.append(.changed(number: number, line: next,
-                                         report: "\(prefix): \(shown) recurs: next instance added as \(number)."))
+                // The rule is TodoTxt's (`TodoItem.recurrence(completedOn:uid:)`); each way it yields
+                // no next instance, or a changed due date, gets one line (docs/todo-command.md, "do").
+                switch TodoItem(original).recurrence(completedOn: today, uid: uid) {
+                case .none:
+                    continue
+                case .invalidRule(let raw):
+                    outcomes.append(.warning("\(path): \(shown): rec:\(raw) is not a recurrence (1 to 9999, then d, w, m, y or b, maybe after +); the task is done, no next instance was added"))
+                case .beyondCalendar:
+                    outcomes.append(.warning("\(path): \(shown): the next instance would be due after 9999-12-31; the task is done, no next instance was added"))
+                case .next(let next, let replacedDue):
+                    let number = document.appendLine(next) + 1
+                    outcomes.append(.changed(number: number, line: next,
+                                             report: "\(prefix): \(shown) recurs: next instance added as \(number)."))
+                    if let replacedDue {
+                        outcomes.append(.warning("\(path): \(shown): due:\(replacedDue) is not a date; the next instance (\(number)) is due counting from today instead"))
+                    }
+                }
             }
             recurring = []
         }) { document, _, _, index, file in
