@@ -8,7 +8,7 @@ import Glibc
 /// `todo add` at the file size limit and under SIGKILL never leaves part of a line (docs/files.md,
 /// "Appending").
 final class AppendFailureTests: XCTestCase {
-    /// `(ulimit -f 5; todo add "…1000 characters…")` on a file of 4,532 bytes: the add would pass the
+    /// `(ulimit -f 5; todo add "…1000 characters…")` in bash (5 KiB) on a file of 4,532 bytes: the add would pass the
     /// 5,120-byte limit, so it is refused with one line and nothing written (it used to die of
     /// SIGXFSZ leaving 588 bytes of the task); the next `>>` starts a line of its own.
     func testAddBeyondTheFileSizeLimitIsRefusedWithNothingWritten() throws {
@@ -18,14 +18,14 @@ final class AppendFailureTests: XCTestCase {
         XCTAssertEqual(old.utf8.count, 4532)
         Files.write(path, old)
         let text = String(repeating: "z", count: 1000)
-        let limited = Spawn.run(["/bin/sh", "-c", "ulimit -f 5; exec \"$@\"", "sh", Spawn.todo, "-f", path, "add", text])
+        let limited = Spawn.run(["/bin/bash", "-c", "ulimit -f 5; exec \"$@\"", "bash", Spawn.todo, "-f", path, "add", text])
         XCTAssertEqual(limited.status, 1, limited.err)
         XCTAssertEqual(limited.err.split(separator: "\n").count, 1, limited.err)
         XCTAssertTrue(limited.err.contains("cannot append to \(path): it would grow to "), limited.err)
         XCTAssertTrue(limited.err.hasSuffix("beyond the file size limit of 5120 bytes (ulimit -f); nothing was written\n"), limited.err)
         XCTAssertEqual(Files.text(path), old)
         // Within the limit the same command adds the task.
-        let fits = Spawn.run(["/bin/sh", "-c", "ulimit -f 5; exec \"$@\"", "sh", Spawn.todo, "-f", path, "add", "short"])
+        let fits = Spawn.run(["/bin/bash", "-c", "ulimit -f 5; exec \"$@\"", "bash", Spawn.todo, "-f", path, "add", "short"])
         XCTAssertEqual(fits.status, 0, fits.err)
         XCTAssertTrue(Files.text(path).hasPrefix(old))
         XCTAssertTrue(Files.text(path).hasSuffix("\n"))
