@@ -155,7 +155,7 @@ enum TaskActions {
     /// another writer changed the file, so outcomes start afresh each time), then the reports.
     /// `finishing` runs once per write after the targets (a `rec:` task's next instance).
     static func editEach(_ addresses: [String], _ invocation: Invocation,
-                         finishing: (inout TodoDocument, inout [Outcome]) -> Void = { _, _ in },
+                         finishing: (inout TodoDocument, inout [Outcome]) throws(CLIError) -> Void = { _, _ in },
                          _ decide: (inout TodoDocument, Int, TaskTarget, Int, TodoFileEdit) -> Outcome) throws(CLIError) -> Int32 {
         let file = TodoFileEdit(invocation)
         let targets = try file.targets(addresses, in: try file.snapshot(), invocation)
@@ -165,7 +165,7 @@ enum TaskActions {
             for (position, index) in try locate(targets, in: document, file).enumerated() {
                 outcomes.append(decide(&document, position, targets[position], index, file))
             }
-            finishing(&document, &outcomes)
+            try finishing(&document, &outcomes)
         }
         return finish(outcomes, invocation)
     }
@@ -232,10 +232,19 @@ enum TaskActions {
         let addresses = try addresses(arguments, "do", &invocation)
         let settings = TodoNameActions.settings(for: invocation)
         let today = invocation.clock.today
-        let done = try invocation.files.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) }
+        // The done file, read only once a `rec:` task needs a fresh uid: a plain `do` never opens it.
+        // (A failure to read it fails the whole write: nothing is completed.) With auto-archive the
+        // archive needs it anyway, so it is read first: an unreadable one then completes nothing.
+        var done: TodoDocument?
+        if settings.autoArchive {
+            done = try invocation.files.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) } ?? TodoDocument(bytes: [])
+        }
         // The `rec:` tasks completed in this write, whose next instances `finishing` appends.
         var recurring: [(shown: Int, line: [UInt8])] = []
-        let status = try editEach(addresses, invocation, finishing: { document, outcomes in
+        let status = try editEach(addresses, invocation, finishing: { document, outcomes throws(CLIError) in
+            if !recurring.isEmpty && done == nil {
+                done = try invocation.files.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) } ?? TodoDocument(bytes: [])
+            }
             var generator = UIDRandomness(environment: invocation.environment)
             let prefix = TodoShContext.prefix(of: invocation.todoFilePath())
             let path = invocation.todoFilePath()
