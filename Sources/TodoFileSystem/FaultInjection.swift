@@ -94,6 +94,7 @@ package final class FaultInjector: @unchecked Sendable {
             makeDirectory: { a, b in self.intercept(.makeDirectory).map { .failure($0) } ?? base.makeDirectory(a, b) },
             directoryEntries: { a, b in self.intercept(.directoryEntries).map { .failure($0) } ?? base.directoryEntries(a, b) },
             sleep: base.sleep,
-            random: base.random)
+            random: base.random,
+            currentOffset: base.currentOffset, fileSizeLimit: base.fileSizeLimit)
     }
 }

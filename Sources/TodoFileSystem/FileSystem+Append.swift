@@ -23,24 +23,37 @@ public struct AppendResult: Sendable, Hashable {
     /// could lose the new name. Not thrown, because the bytes are already in place and a retry would
     /// append them twice.
     public var directorySyncFailure: FileSystemError?
+    /// What the replacement said, when the append went through `replace` (a long append; see
+    /// `FileSystem.appendDurably`): late appends carried over, hard links detached.
+    public var notes: [ReplaceNote]
 
     /// Bundles what `appendDurably` did.
-    public init(appended: [UInt8], created: Bool, directorySyncFailure: FileSystemError?) {
+    public init(appended: [UInt8], created: Bool, directorySyncFailure: FileSystemError?, notes: [ReplaceNote] = []) {
         self.appended = appended
         self.created = created
         self.directorySyncFailure = directorySyncFailure
+        self.notes = notes
     }
 }
 
 extension FileSystem {
-    /// Appends `bytes` to a file and syncs it before returning, for moving tasks into done.txt before
-    /// they are removed from todo.txt (`todo archive`): if this returns, the tasks are on disk.
+    /// Appends `bytes` to a file and syncs it before returning: `todo add` (under the writers' lock)
+    /// and moving tasks into done.txt before they are removed from todo.txt (`todo archive`). If
+    /// this returns, the bytes are on disk; if it throws, none of them are in the file, or the
+    /// error (`FileSystemError.appendLeftBytes`) says exactly which are (docs/files.md, "Appending").
     ///
-    /// Opens with `O_APPEND` (symlinks followed), so concurrent `>>` appenders never overwrite each
-    /// other; the bytes go out in as few `write` calls as the kernel allows. On failure the file is
-    /// truncated back to its previous size (best effort), so a retry does not leave a partial line;
-    /// an append by another process during that instant would be cut too, which is why writers of
-    /// one file should hold a `FileLock`.
+    /// - An append that would pass the process's file size limit (`ulimit -f`) is refused before
+    ///   anything is written (`FileSystemError.beyondFileSizeLimit`).
+    /// - An append that stays within one page of the file (`staysWithinOnePage`) is one `write` with
+    ///   `O_APPEND` (symlinks followed), so concurrent `>>` appenders never overwrite each other and
+    ///   a kill cannot tear it: Linux copies a write into the page cache a page at a time and acts on
+    ///   a fatal signal only between pages.
+    /// - A longer one goes through `replace` (temporary file, compare-and-swap, rename, late
+    ///   appends carried over), so a kill leaves the old file or the new one, never part of a line.
+    ///   Where the directory does not let a temporary file be made, it is appended like a short one.
+    /// - When a write or the `fsync` fails, this process's bytes are exactly the `written` bytes
+    ///   before the descriptor's offset; they alone are cut out (`removeFailedAppend`), and what
+    ///   others appended after them is kept.
     ///
     /// The same permission rule as `replace` applies: a file without any write permission bit is
     /// read-only even for root.
@@ -64,13 +77,20 @@ extension FileSystem {
             do { last = try system.pread(fd, count: 1, at: size - 1) } catch { throw .failed(.read, path: target.path, error) }
             if last.first != FileSystem.newline { payload.insert(FileSystem.newline, at: 0) }
         }
+        if let limit = system.calls.fileSizeLimit(), size + Int64(payload.count) > limit {
+            throw .beyondFileSizeLimit(path: target.path, size: size + Int64(payload.count), limit: limit)
+        }
+        if !Self.staysWithinOnePage(size: size, count: payload.count),
+           let result = try appendByReplacing(target, payload, created: created) {
+            return result
+        }
 
+        var written = 0
         do {
-            try system.writeAll(fd, payload)
+            try system.writeAll(fd, payload, written: &written)
             try system.fsync(fd)
         } catch {
-            _ = try? system.ftruncate(fd, length: size)
-            throw .failed(.append, path: target.path, error)
+            throw removeFailedAppend(fd, target: target, payload: payload, written: written, cause: error)
         }
 
         var directoryFailure: FileSystemError?

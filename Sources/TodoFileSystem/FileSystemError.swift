@@ -42,6 +42,12 @@ public enum FileSystemError: Error, CustomStringConvertible, Hashable, Sendable 
     /// The file holds a NUL byte (first on `line`) and `ReplaceOptions.refusesNULBytes` was set: most
     /// likely a binary file given by mistake. Nothing was written.
     case holdsNUL(path: String, line: Int)
+    /// An append would make the file `size` bytes, beyond this process's file size limit (`ulimit -f`,
+    /// `RLIMIT_FSIZE`) of `limit`: refused before anything was written.
+    case beyondFileSizeLimit(path: String, size: Int64, limit: Int64)
+    /// An append failed with `errno` after `byteCount` of its bytes reached the file (from byte
+    /// `offset`, -1 when unknown), and removing them failed too (`repair` says why): those bytes are still there.
+    case appendLeftBytes(path: String, Errno, byteCount: Int, offset: Int64, repair: String)
 
     /// One line naming the path: `cannot write /x/todo.txt: No space left on device`, `/x: is a directory`.
     public var description: String {
@@ -68,13 +74,17 @@ public enum FileSystemError: Error, CustomStringConvertible, Hashable, Sendable 
             "\(path): \(size) bytes, more than the limit of \(limit) (TODO_MAX_FILE_SIZE); not reading it"
         case .holdsNUL(let path, let line):
             "\(path): line \(line): NUL byte, this looks like a binary file; not rewriting it"
+        case .beyondFileSizeLimit(let path, let size, let limit):
+            "cannot append to \(path): it would grow to \(size) bytes, beyond the file size limit of \(limit) bytes (ulimit -f); nothing was written"
+        case .appendLeftBytes(let path, let errno, let byteCount, let offset, let repair):
+            "cannot append to \(path): \(errno.message); the first \(byteCount) bytes of the new text are left in the file \(offset < 0 ? "near its end" : "from byte \(offset)") (removing them failed: \(repair))"
         }
     }
 
     /// The errno behind the failure, if one system call caused it.
     public var errno: Errno? {
         switch self {
-        case .failed(_, _, let errno), .renameFailed(_, _, let errno): errno
+        case .failed(_, _, let errno), .renameFailed(_, _, let errno), .appendLeftBytes(_, let errno, _, _, _): errno
         default: nil
         }
     }

@@ -315,7 +315,8 @@ extension Syscalls {
             // wait for itself. Only `/proc` tells this process apart from the others.
             if answer == 0 || (answer == 1 && !ProcessWriters.selfWriting(fd.rawValue)) { return .success(answer == 1) }
             return ProcessWriters.othersWriting(fd.rawValue).map { Result.success($0) } ?? .failure(leaseError)
-        })
+        },
+        currentOffset: AppendPlatform.currentOffset, fileSizeLimit: AppendPlatform.fileSizeLimit)
 }
 
 /// Who has a file open for writing, from `/proc` (Linux): the fallback of `othersWriting` when a

@@ -45,6 +45,12 @@ public enum ProcessContext {
                 Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
 
+    /// Ignores SIGXFSZ for the rest of the process, so that a write beyond the file size limit
+    /// (`ulimit -f`) fails with `EFBIG`, which the file layer reports and repairs, instead of killing
+    /// the process with half a line written (docs/files.md, "Appending"). Children get the default
+    /// back (`ProcessSpawning`).
+    public static func ignoreFileSizeSignal() { signal(SIGXFSZ, SIG_IGN) }
+
     /// Whether file descriptor `descriptor` is a terminal.
     public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 

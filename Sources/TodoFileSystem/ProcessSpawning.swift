@@ -88,7 +88,17 @@ public enum ProcessSpawning {
             cEnvironment.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, program, &actions, nil, cArguments, cEnvironment)
+        // `todo` ignores SIGXFSZ (`ProcessContext.ignoreFileSizeSignal`); an ignored signal would be
+        // inherited, so the child gets the default back, as if started from the shell.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGXFSZ)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+        let rc = posix_spawnp(&pid, program, &actions, &attributes, cArguments, cEnvironment)
         guard rc == 0 else { return rc == ENOEXEC ? -ENOEXEC : rc == ENOENT ? 127 : 126 }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {

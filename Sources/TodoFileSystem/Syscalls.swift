@@ -144,6 +144,10 @@ public struct Syscalls: Sendable {
     /// appender between `open` and `close`): a lease probe (Linux), else a scan of `/proc`; an error
     /// when neither can tell (then nobody is waited for).
     package var othersWriting: @Sendable (FileDescriptor) -> Result<Bool, Errno>
+    /// `lseek(fd, 0, SEEK_CUR)`: after an `O_APPEND` write, where this process's bytes ended.
+    package var currentOffset: @Sendable (FileDescriptor) -> Result<Int64, Errno>
+    /// `getrlimit(RLIMIT_FSIZE)`'s soft limit in bytes (`ulimit -f`), `nil` when unlimited.
+    package var fileSizeLimit: @Sendable () -> Int64?
 
     /// One closure per call; see `Syscalls.live` for the real ones and `FaultInjector` for wrappers.
     package init(
@@ -181,7 +185,9 @@ public struct Syscalls: Sendable {
             = Syscalls.live.fgetxattr,
         fsetxattr: @escaping @Sendable (FileDescriptor, ExtendedAttributeName, UnsafeRawBufferPointer) -> Result<Void, Errno>
             = Syscalls.live.fsetxattr,
-        othersWriting: @escaping @Sendable (FileDescriptor) -> Result<Bool, Errno> = Syscalls.live.othersWriting
+        othersWriting: @escaping @Sendable (FileDescriptor) -> Result<Bool, Errno> = Syscalls.live.othersWriting,
+        currentOffset: @escaping @Sendable (FileDescriptor) -> Result<Int64, Errno> = Syscalls.live.currentOffset,
+        fileSizeLimit: @escaping @Sendable () -> Int64? = Syscalls.live.fileSizeLimit
     ) {
         self.open = open
         self.createExclusive = createExclusive
@@ -213,6 +219,8 @@ public struct Syscalls: Sendable {
         self.fgetxattr = fgetxattr
         self.fsetxattr = fsetxattr
         self.othersWriting = othersWriting
+        self.currentOffset = currentOffset
+        self.fileSizeLimit = fileSizeLimit
     }
 }
 

@@ -86,54 +86,11 @@ extension TodoItem {
         return due < today
     }
 
-    /// The next instance of a recurring task completed on `completionDate`, or nil when the task has
-    /// no valid `rec:`.
-    ///
-    /// The copy is this (open) line with: the due date moved by the interval (from the old due date for
-    /// `rec:+…`, else from the completion date); `t:` moved so that it keeps its distance to due (or
-    /// moved by the interval itself when there is no due date); a task with neither gets
-    /// ` due:` the completion date plus the interval; the creation date, if any, set to the completion
-    /// date; the uid replaced by `uid` (or added). Tag values are replaced in place.
+    /// The next instance of a recurring task completed on `completionDate`, or nil when there is
+    /// none (no `rec:`, an invalid one, or a date past the calendar): `recurrence(completedOn:uid:)`
+    /// without the reason.
     public func nextRecurrence(completedOn completionDate: TodoDate, uid: String?) -> [UInt8]? {
-        guard let rule = recurrence.value else { return nil }
-        let source = isCompleted ? (uncompleted() ?? Array(content)) : Array(content)
-        let open = TodoItem(source[...])
-        let oldDue = open.due.value, oldThreshold = open.threshold.value
-        var replacements: [(range: Range<Int>, bytes: [UInt8])] = []
-        var appended: [UInt8] = []
-        var newDue: TodoDate?
-        if let oldDue {
-            newDue = rule.advance(rule.isStrict ? oldDue : completionDate)
-            if let newDue, let tag = open.tags.first(where: { $0.key == "due" }) {
-                replacements.append((tag.valueRange, newDue.bytes))
-            }
-        }
-        if let oldThreshold, let tag = open.tags.first(where: { $0.key == "t" }) {
-            let moved: TodoDate?
-            if let oldDue, let newDue {
-                moved = newDue.adding(days: oldThreshold.daysSinceEpoch - oldDue.daysSinceEpoch)
-            } else {
-                moved = rule.advance(rule.isStrict ? oldThreshold : completionDate)
-            }
-            if let moved { replacements.append((tag.valueRange, moved.bytes)) }
-        }
-        if oldDue == nil && oldThreshold == nil, let due = rule.advance(completionDate) {
-            appended += Array(" due:".utf8) + due.bytes
-        }
-        if let offset = open.creationDateOffset {
-            replacements.append((offset..<(offset + 10), completionDate.bytes))
-        }
-        if let uid {
-            if let tag = open.tags.first(where: { $0.key == "uid" }) {
-                replacements.append((tag.valueRange, Array(uid.utf8)))
-            } else {
-                appended += Array(" uid:\(uid)".utf8)
-            }
-        }
-        var bytes = source
-        for replacement in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
-            bytes.replaceSubrange(replacement.range, with: replacement.bytes)
-        }
-        return bytes + appended
+        if case .next(let line, _) = recurrence(completedOn: completionDate, uid: uid) { return line }
+        return nil
     }
 }

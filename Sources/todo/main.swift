@@ -1,6 +1,7 @@
 import TodoCLI
 import TodoFileSystem
 
+ProcessContext.ignoreFileSizeSignal()
 let io = CommandIO(
     writeOutput: { ProcessContext.writeAll($0, to: 1) },
     writeError: { ProcessContext.writeAll($0, to: 2) },

@@ -131,6 +131,9 @@ enum TaskActions {
         case changed(number: Int, line: [UInt8], report: String?)
         case unchanged(message: String)
         case refused(CLIError)
+        /// Done as asked, with something the user should know (an unusable `rec:`): one line on
+        /// stderr, the exit status unchanged.
+        case warning(String)
     }
 
     /// The frame every multi-task action shares: resolve the addresses in the file as it is, then one
@@ -139,7 +142,7 @@ enum TaskActions {
     /// another writer changed the file, so outcomes start afresh each time), then the reports.
     /// `finishing` runs once per write after the targets (a `rec:` task's next instance).
     static func editEach(_ addresses: [String], _ invocation: Invocation,
-                         finishing: (inout TodoDocument, inout [Outcome]) -> Void = { _, _ in },
+                         finishing: (inout TodoDocument, inout [Outcome]) throws(CLIError) -> Void = { _, _ in },
                          _ decide: (inout TodoDocument, Int, TaskTarget, Int, TodoFileEdit) -> Outcome) throws(CLIError) -> Int32 {
         let file = TodoFileEdit(invocation)
         let targets = try file.targets(addresses, in: try file.snapshot(), invocation)
@@ -149,7 +152,7 @@ enum TaskActions {
             for (position, index) in try locate(targets, in: document, file).enumerated() {
                 outcomes.append(decide(&document, position, targets[position], index, file))
             }
-            finishing(&document, &outcomes)
+            try finishing(&document, &outcomes)
         }
         return finish(outcomes, invocation)
     }
@@ -203,6 +206,8 @@ enum TaskActions {
             case .refused(let error):
                 error.report(to: invocation.io, programName: invocation.programName)
                 status = 1
+            case .warning(let message):
+                invocation.warn(message)
             }
         }
         return status
@@ -214,18 +219,41 @@ enum TaskActions {
         let addresses = try addresses(arguments, "do", &invocation)
         let settings = TodoNameActions.settings(for: invocation)
         let today = invocation.clock.today
-        let done = try invocation.files.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) }
+        // The done file, read only once a `rec:` task needs a fresh uid: a plain `do` never opens it.
+        // (A failure to read it fails the whole write: nothing is completed.) With auto-archive the
+        // archive needs it anyway, so it is read first: an unreadable one then completes nothing.
+        var done: TodoDocument?
+        if settings.autoArchive {
+            done = try invocation.files.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) } ?? TodoDocument(bytes: [])
+        }
         // The `rec:` tasks completed in this write, whose next instances `finishing` appends.
         var recurring: [(shown: Int, line: [UInt8])] = []
-        let status = try editEach(addresses, invocation, finishing: { document, outcomes in
+        let status = try editEach(addresses, invocation, finishing: { document, outcomes throws(CLIError) in
+            if !recurring.isEmpty && done == nil {
+                done = try invocation.files.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) } ?? TodoDocument(bytes: [])
+            }
             var generator = UIDRandomness(environment: invocation.environment)
             let prefix = TodoShContext.prefix(of: invocation.todoFilePath())
+            let path = invocation.todoFilePath()
             for (shown, original) in recurring {
                 let uid = UID.generate(using: &generator, unusedIn: document, and: done ?? TodoDocument(bytes: []))
-                guard let next = TodoItem(original).nextRecurrence(completedOn: today, uid: uid) else { continue }
-                let number = document.appendLine(next) + 1
-                outcomes.append(.changed(number: number, line: next,
-                                         report: "\(prefix): \(shown) recurs: next instance added as \(number)."))
+                // The rule is TodoTxt's (`TodoItem.recurrence(completedOn:uid:)`); each way it yields
+                // no next instance, or a changed due date, gets one line (docs/todo-command.md, "do").
+                switch TodoItem(original).recurrence(completedOn: today, uid: uid) {
+                case .none:
+                    continue
+                case .invalidRule(let raw):
+                    outcomes.append(.warning("\(path): \(shown): rec:\(raw) is not a recurrence (1 to 9999, then d, w, m, y or b, maybe after +); the task is done, no next instance was added"))
+                case .beyondCalendar:
+                    outcomes.append(.warning("\(path): \(shown): the next instance would be due after 9999-12-31; the task is done, no next instance was added"))
+                case .next(let next, let replacedDue):
+                    let number = document.appendLine(next) + 1
+                    outcomes.append(.changed(number: number, line: next,
+                                             report: "\(prefix): \(shown) recurs: next instance added as \(number)."))
+                    if let replacedDue {
+                        outcomes.append(.warning("\(path): \(shown): due:\(replacedDue) is not a date; the next instance (\(number)) is due counting from today instead"))
+                    }
+                }
             }
             recurring = []
         }) { document, _, _, index, file in
