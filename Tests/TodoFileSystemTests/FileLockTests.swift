@@ -7,55 +7,83 @@ import Testing
 import TodoTestSupport
 @testable import TodoFileSystem
 
-/// The writers' lock: `flock` on the directory of the real file, nothing created (issue 12), the
-/// sidecar `.NAME.lock` only where a directory cannot be locked, and earlier versions' sidecars
-/// removed once no older process holds them.
+/// The writers' lock: a write lock on the real file itself, which only a process that can write the
+/// file can take (issue 24), nothing created (issue 12); `flock` on the directory while the file does
+/// not exist or cannot be opened for writing; the sidecar `.NAME.lock` only where a directory cannot
+/// be locked either; earlier versions' sidecars removed once no older process holds them.
 @Suite struct FileLockTests {
     @Test func secondLockTimesOutThenSucceedsAfterRelease() throws {
         let dir = TemporaryDirectory()
         let path = dir.file("todo.txt")
         Posix.write(path, "a\n")
         let first = try FileLock(for: path)
-        #expect(first.target == .directory(dir.path))
+        #expect(first.target == .file(path))
 
         let clock = ContinuousClock()
         let start = clock.now
         let second = outcome { () throws(FileSystemError) in _ = try FileLock(for: path, timeout: .milliseconds(150)) }
         let elapsed = start.duration(to: clock.now)
 
-        guard case .failure(let error) = second, case .locked(let lockedPath, let waited) = error else {
+        guard case .failure(let error) = second, case .locked(let lockedPath, let waited, let holder) = error else {
             Issue.record("expected a lock timeout")
             return
         }
         #expect(lockedPath == path)
+        #expect(holder == .writer)
         #expect(waited >= .milliseconds(150))
         #expect(elapsed >= .milliseconds(150))
         #expect(elapsed < .seconds(2))
-        #expect(error.description.hasPrefix("\(path) is locked by another todo process (waited 1"))
+        #expect(error.description.hasPrefix("\(path) is locked by another process that can write it (waited 1"))
         #expect(error.description.hasSuffix(" ms)"))
 
         first.release()
         let third = try FileLock(for: path, timeout: .zero)
-        #expect(third.target == .directory(dir.path))
+        #expect(third.target == .file(path))
         #expect(Posix.text(path) == "a\n", "the data file is never touched")
         #expect(dir.entries() == ["todo.txt"], "nothing is created beside the file")
     }
 
-    @Test func locksForTwoFilesOfOneDirectoryExcludeEachOther() throws {
+    /// Each file has its own lock now (the directory's was shared by all of its files).
+    @Test func locksForTwoFilesOfOneDirectoryAreIndependent() throws {
         let dir = TemporaryDirectory()
         Posix.write(dir.file("todo.txt"), "a\n")
+        Posix.write(dir.file("done.txt"), "x b\n")
         let todo = try FileLock(for: dir.file("todo.txt"))
-        // done.txt does not even exist: the lock is the directory's, not the file's.
-        let done = outcome { () throws(FileSystemError) in _ = try FileLock(for: dir.file("done.txt"), timeout: .milliseconds(50)) }
-        guard case .locked(let lockedPath, _)? = done.failure else {
-            Issue.record("expected a lock timeout, got \(done)")
+        let done = try FileLock(for: dir.file("done.txt"), timeout: .zero)
+        #expect(todo.target == .file(dir.file("todo.txt")))
+        #expect(done.target == .file(dir.file("done.txt")))
+        #expect(dir.entries() == ["done.txt", "todo.txt"])
+    }
+
+    /// A file that does not exist yet is locked through its directory, so two writers creating it
+    /// still exclude each other.
+    @Test func missingFileLocksTheDirectory() throws {
+        let dir = TemporaryDirectory()
+        let first = try FileLock(for: dir.file("done.txt"))
+        #expect(first.target == .directory(dir.path))
+        let second = outcome { () throws(FileSystemError) in _ = try FileLock(for: dir.file("done.txt"), timeout: .milliseconds(50)) }
+        guard case .locked(let lockedPath, _, let holder)? = second.failure else {
+            Issue.record("expected a lock timeout, got \(second)")
             return
         }
         #expect(lockedPath == dir.file("done.txt"))
-        todo.release()
-        let again = try FileLock(for: dir.file("done.txt"), timeout: .zero)
-        #expect(again.target == .directory(dir.path))
-        #expect(dir.entries() == ["todo.txt"])
+        #expect(holder == .directory(dir.path))
+        #expect(second.failure?.description.contains("any process that can read the directory can take") == true)
+        #expect(dir.entries() == [])
+    }
+
+    /// A writer that waited for the directory while another created the file locks the file once it
+    /// gets the directory: from then on the file's writers lock the file.
+    @Test func fileCreatedWhileWaitingForTheDirectoryIsLockedItself() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        let holder = try #require(Self.lockDirectory(dir.path))
+        let creator = Thread { usleep(100_000); Posix.write(path, "a\n"); close(holder) }
+        creator.start()
+        let lock = try FileLock(for: path, timeout: .seconds(5))
+        creator.join()
+        #expect(lock.target == .file(path))
+        #expect(Self.fileIsWriteLocked(path))
     }
 
     @Test func locksInDifferentDirectoriesAreIndependent() throws {
@@ -92,38 +120,125 @@ import TodoTestSupport
         releaser.join()
     }
 
-    @Test func anotherProcessHoldingTheDirectoryBlocksTheLock() throws {
+    @Test func waiterGetsTheFileWhenTheWriterReleasesIt() throws {
         let dir = TemporaryDirectory()
         let path = dir.file("todo.txt")
         Posix.write(path, "a\n")
-        let fd = try #require(Self.lockDirectory(dir.path))
-        defer { close(fd) }
-        let blocked = outcome { () throws(FileSystemError) in _ = try FileLock(for: path, timeout: .zero) }
-        guard case .locked(let lockedPath, _)? = blocked.failure else {
+        let fd = try #require(Self.writeLockFile(path))
+        let releaser = Thread { usleep(100_000); close(fd) }
+        releaser.start()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let lock = try FileLock(for: path, timeout: .seconds(5))
+        #expect(start.duration(to: clock.now) >= .milliseconds(90))
+        #expect(lock.target == .file(path))
+        releaser.join()
+    }
+
+    /// What any reader can hold does not block a writer: `flock` on the directory (issue 24: that
+    /// was the lock, so `flock $HOME sleep 8` by any user stopped every writer) or on the file.
+    @Test func readersFlocksOnTheDirectoryOrTheFileDoNotBlockTheLock() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, "a\n")
+        let directory = try #require(Self.lockDirectory(dir.path))
+        defer { close(directory) }
+        let file = open(path, O_RDONLY | O_CLOEXEC)
+        defer { close(file) }
+        #expect(flock(file, LOCK_EX) == 0)
+        let lock = try FileLock(for: path, timeout: .zero)
+        #expect(lock.target == .file(path))
+    }
+
+    /// A read lock (`fcntl`, which a read-only descriptor can take) conflicts with any write lock,
+    /// so it does block; the message says it is a read lock, not another writer.
+    @Test func readLockOnTheFileBlocksWithATruthfulMessage() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, "a\n")
+        let reader = open(path, O_RDONLY | O_CLOEXEC)
+        defer { close(reader) }
+        #expect(Self.openFileDescriptionLock(reader, type: Int16(F_RDLCK)))
+        let blocked = outcome { () throws(FileSystemError) in _ = try FileLock(for: path, timeout: .milliseconds(30)) }
+        guard case .locked(let lockedPath, _, let holder)? = blocked.failure else {
             Issue.record("expected a lock timeout, got \(blocked)")
             return
         }
         #expect(lockedPath == path)
+        #expect(holder == .reader)
+        #expect(blocked.failure?.description.hasPrefix("\(path) is read-locked by another process") == true)
     }
 
-    @Test func symlinkedFileLocksTheTargetsDirectory() throws {
+    /// A file renamed over while a writer waited: the waiter locks the file the path names now,
+    /// not the old inode (a lock on that would protect nothing).
+    @Test func fileReplacedWhileWaitingIsLockedAnew() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, "old\n")
+        let holder = try FileLock(for: path)
+        #expect(holder.target == .file(path))
+        let replacer = Thread {
+            usleep(50_000)
+            Posix.write(dir.file("new.tmp"), "new\n")
+            rename(dir.file("new.tmp"), path)
+        }
+        replacer.start()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let waiter = try FileLock(for: path, timeout: .seconds(5))
+        replacer.join()
+        #expect(start.duration(to: clock.now) >= .milliseconds(40), "the old file's lock was waited for")
+        #expect(waiter.target == .file(path))
+        #expect(Posix.text(path) == "new\n")
+        #expect(Self.fileIsWriteLocked(path), "the new file is the one locked")
+        holder.release()
+        #expect(Self.fileIsWriteLocked(path))
+        waiter.release()
+        #expect(!Self.fileIsWriteLocked(path))
+    }
+
+    /// A waiter closes the file between its tries, so a holder's replacement (which waits for every
+    /// process that has the file open for writing) is not held up by it.
+    @Test func waiterDoesNotHoldUpTheHoldersReplacement() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("todo.txt")
+        Posix.write(path, "b\na\n")
+        let lock = try FileLock(for: path)
+        let waiter = Thread { _ = try? FileLock(for: path, timeout: .milliseconds(800)) }
+        waiter.start()
+        usleep(50_000)
+        let outcome = try FileSystem().replace(path, options: ReplaceOptions(writerWait: .milliseconds(300))) { (_: [UInt8]) throws(FileSystemError) -> [UInt8]? in
+            Array("a\nb\n".utf8)
+        }
+        guard case .written = outcome else {
+            Issue.record("expected a write, got \(outcome)")
+            return
+        }
+        lock.release()
+        waiter.join()
+        #expect(Posix.text(path) == "a\nb\n")
+    }
+
+    @Test func symlinkedFileLocksTheTarget() throws {
         let dir = TemporaryDirectory()
         mkdir(dir.file("sync"), 0o755)
         Posix.write(dir.file("sync/todo.txt"), "a\n")
         symlink("sync/todo.txt", dir.file("todo.txt"))
         let viaLink = try FileLock(for: dir.file("todo.txt"))
-        #expect(viaLink.target == .directory(dir.file("sync")))
+        #expect(viaLink.target == .file(dir.file("sync/todo.txt")))
         let direct = outcome { () throws(FileSystemError) in _ = try FileLock(for: dir.file("sync/todo.txt"), timeout: .zero) }
         #expect(direct.failure != nil)
-        // The symlink's own directory is not what is locked.
+        // Neither directory is what is locked.
         let linkDirectory = try #require(Self.lockDirectory(dir.path, blocking: false))
         close(linkDirectory)
+        let targetDirectory = try #require(Self.lockDirectory(dir.file("sync"), blocking: false))
+        close(targetDirectory)
         #expect(dir.entries() == ["sync", "todo.txt"])
         #expect(dir.entries("sync") == ["todo.txt"])
     }
 
-    /// Locking needs read access only: nothing is opened for writing, nothing created, so a read-only
-    /// directory (or file system) locks exactly like a writable one.
+    /// On a read-only file system the file cannot be opened for writing, so the directory is locked,
+    /// which needs read access only: nothing is created.
     @Test func readOnlyDirectoryIsLockedWithoutCreatingAnything() throws {
         let dir = TemporaryDirectory()
         let path = dir.file("todo.txt")
@@ -144,12 +259,12 @@ import TodoTestSupport
         let first = try FileLock(for: path, fileSystem: fs)
         #expect(first.target == .directory(dir.path))
         let second = outcome { () throws(FileSystemError) in _ = try FileLock(for: path, timeout: .zero, fileSystem: fs) }
-        guard case .locked(let lockedPath, _)? = second.failure else {
+        guard case .locked(let lockedPath, _, _)? = second.failure else {
             Issue.record("expected a lock timeout, got \(second)")
             return
         }
         #expect(lockedPath == path)
-        #expect(opened.values.allSatisfy { !$0.contains(.create) && !$0.contains(.readWrite) && !$0.contains(.writeOnly) })
+        #expect(opened.values.allSatisfy { !$0.contains(.create) })
         #expect(dir.entries() == ["todo.txt"])
     }
 
@@ -167,7 +282,7 @@ import TodoTestSupport
         #expect(first.target == .sidecar(dir.file(".todo.txt.lock")))
         #expect(dir.entries() == [".todo.txt.lock", "todo.txt"], "only in the fallback a file is left")
         let second = outcome { () throws(FileSystemError) in _ = try FileLock(for: path, timeout: .zero, fileSystem: fs) }
-        guard case .locked(let lockedPath, _)? = second.failure else {
+        guard case .locked(let lockedPath, _, _)? = second.failure else {
             Issue.record("expected a lock timeout, got \(second)")
             return
         }
@@ -232,7 +347,7 @@ import TodoTestSupport
         Posix.write(dir.file(".todo.txt.lock"), "")
         Posix.write(dir.file(".done.txt.lock"), "")
         let lock = try FileLock(for: path)
-        #expect(lock.target == .directory(dir.path))
+        #expect(lock.target == .file(path))
         #expect(dir.entries() == [".done.txt.lock", "todo.txt"], "only the locked file's sidecar goes")
         lock.release()
         _ = try FileLock(for: dir.file("done.txt"))
@@ -263,7 +378,7 @@ import TodoTestSupport
         let start = clock.now
         let blocked = outcome { () throws(FileSystemError) in _ = try FileLock(for: path, timeout: .milliseconds(150)) }
         let elapsed = start.duration(to: clock.now)
-        guard case .locked(let lockedPath, let waited)? = blocked.failure else {
+        guard case .locked(let lockedPath, let waited, _)? = blocked.failure else {
             Issue.record("expected a lock timeout, got \(blocked)")
             close(older)
             return
@@ -272,15 +387,14 @@ import TodoTestSupport
         #expect(waited >= .milliseconds(150))
         #expect(elapsed < .seconds(2))
         #expect(dir.entries() == [".todo.txt.lock", "todo.txt"], "a held sidecar stays")
-        // The timeout released the directory lock too.
-        let directory = try #require(Self.lockDirectory(dir.path, blocking: false))
-        close(directory)
+        // The timeout released the file's lock too.
+        #expect(!Self.fileIsWriteLocked(path))
 
         let releaser = Thread { usleep(100_000); close(older) }
         releaser.start()
         let lock = try FileLock(for: path, timeout: .seconds(5))
         #expect(start.duration(to: clock.now) >= .milliseconds(240))
-        #expect(lock.target == .directory(dir.path))
+        #expect(lock.target == .file(path))
         #expect(dir.entries() == ["todo.txt"])
         releaser.join()
     }
@@ -300,7 +414,7 @@ import TodoTestSupport
         let blocked = outcome { () throws(FileSystemError) in _ = try FileLock(for: path, timeout: .milliseconds(250)) }
         let elapsed = start.duration(to: clock.now)
         releaser.join()
-        guard case .locked(_, let waited)? = blocked.failure else {
+        guard case .locked(_, let waited, _)? = blocked.failure else {
             Issue.record("expected a lock timeout, got \(blocked)")
             return
         }
@@ -317,7 +431,7 @@ import TodoTestSupport
         let injector = FaultInjector([Fault(.unlink, occurrence: nil, .fail(.permissionDenied))])
         let fs = FileSystem(syscalls: injector.syscalls())
         let lock = try FileLock(for: path, fileSystem: fs)
-        #expect(lock.target == .directory(dir.path))
+        #expect(lock.target == .file(path))
         #expect(injector.calls.contains(.unlink))
         #expect(dir.entries() == [".todo.txt.lock", "todo.txt"])
         // Its lock is kept with the directory's, so an older process using it stays excluded.
@@ -325,7 +439,7 @@ import TodoTestSupport
         defer { close(older) }
         #expect(flock(older, LOCK_EX | LOCK_NB) == -1)
         lock.release()
-        #expect(flock(older, LOCK_EX | LOCK_NB) == 0, "released with the directory lock")
+        #expect(flock(older, LOCK_EX | LOCK_NB) == 0, "released with the main lock")
     }
 
     @Test func somethingElseNamedLikeASidecarIsLeftAlone() throws {
@@ -353,10 +467,42 @@ import TodoTestSupport
         return fd
     }
 
+    /// Whether another open file description holds a write lock on `path` (or any lock in the way of
+    /// one): `F_OFD_GETLK` through the platform seam.
+    static func fileIsWriteLocked(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        guard case .success(let holder) = Syscalls.live.writerLock(FileDescriptor(rawValue: fd), .ask) else { return false }
+        return holder != nil
+    }
+
+    /// Opens `path` for writing and takes the writers' lock on it as another writer would; `nil` if
+    /// that fails.
+    static func writeLockFile(_ path: String) -> Int32? {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        guard case .success = Syscalls.live.writerLock(FileDescriptor(rawValue: fd), .take) else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    /// An open-file-description lock of `type` (`F_RDLCK`, `F_WRLCK`) over the whole file of `fd`:
+    /// `F_OFD_SETLK`, 37 on Linux (glibc declares it only under _GNU_SOURCE).
+    static func openFileDescriptionLock(_ fd: Int32, type: Int16) -> Bool {
+        var request = flock()
+        request.l_type = type
+        request.l_whence = Int16(SEEK_SET)
+        return fcntl(fd, 37, &request) == 0
+    }
+
     /// The live calls, except that `flock` on a directory fails with `error` (a file system without
-    /// directory locks); other descriptors lock normally.
+    /// directory locks), and so does the lock on the file itself; other descriptors lock normally.
     static func failingDirectoryLocks(with error: Errno) -> Syscalls {
         var syscalls = Syscalls.live
+        syscalls.writerLock = { _, _ in .failure(error) }
         syscalls.flock = { fd, operation in
             if case .success(let status) = Syscalls.live.fstat(fd), status.kind == .directory { return .failure(error) }
             return Syscalls.live.flock(fd, operation)
