@@ -19,20 +19,22 @@ extension LockTests {
         return (directory, path)
     }
 
-    /// Starts `command` as `nobody` and waits until it prints `ready` (its lock is held then); the
-    /// caller terminates it. Skips the test where that cannot be done.
-    private func asNobody(_ command: [String]) throws -> Process {
+    /// Starts `command` as `nobody` and waits until it prints `ready` (its lock is held then); it
+    /// holds the lock until its standard input is closed (`stop`). Skips the test where that cannot
+    /// be done.
+    private func asNobody(_ command: [String]) throws -> (Process, Pipe) {
         guard getuid() == 0 else { throw XCTSkip("needs root to run a process as another user") }
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw XCTSkip("no setpriv (util-linux)") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments = ["--reuid=nobody", "--regid=nogroup", "--clear-groups"] + command
-        let output = Pipe()
+        let output = Pipe(), input = Pipe()
         process.standardOutput = output
+        process.standardInput = input
         try process.run()
         let ready = output.fileHandleForReading.availableData
         XCTAssertEqual(String(decoding: ready, as: UTF8.self), "ready\n", "the holder did not start")
-        return process
+        return (process, input)
     }
 
     /// Perl, the one scripting language at /usr/bin on every test machine, takes a classic `fcntl`
@@ -44,20 +46,20 @@ extension LockTests {
             open(my $f, "\(mode)", $ARGV[0]) or die "open: $!";
             my $request = pack("s s x4 q q i x4", \(type), 0, 0, 0, 0);
             fcntl($f, F_SETLK, $request) or die "lock: $!";
-            print "ready\\n"; STDOUT->flush; sleep 30;
+            print "ready\\n"; STDOUT->flush; my $end = <STDIN>;
             """, path]
     }
 
-    private func stop(_ process: Process) {
-        process.terminate()
-        process.waitUntilExit()
+    private func stop(_ holder: (Process, Pipe)) {
+        try? holder.1.fileHandleForWriting.close()
+        holder.0.waitUntilExit()
     }
 
     /// `flock` on the directory (the lock of earlier versions) and on the file, both held by a user
     /// who can only read them: `add` and `sort` go through at once.
     func testAReadersFlocksDoNotBlockWriters() throws {
         let (directory, path) = sharedFile("lock-reader-flock")
-        let holder = try asNobody(["/usr/bin/flock", directory, "/usr/bin/flock", "-s", path, "/bin/sh", "-c", "echo ready; exec sleep 30"])
+        let holder = try asNobody(["/usr/bin/flock", directory, "/usr/bin/flock", "-s", path, "/bin/sh", "-c", "echo ready; read end"])
         defer { stop(holder) }
         let started = Date()
         let added = Spawn.todo(["-f", path, "add", "new task"], environment: ["TODO_LOCK_TIMEOUT": "3"])
