@@ -45,6 +45,9 @@ public enum ProcessContext {
                 Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
 
+    /// The effective user id (`geteuid`): who owns what this process would run.
+    public static func effectiveUserID() -> UInt32 { UInt32(geteuid()) }
+
     /// Whether file descriptor `descriptor` is a terminal.
     public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 

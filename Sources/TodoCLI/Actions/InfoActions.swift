@@ -90,6 +90,11 @@ enum WhereAction {
                 let line = "\(label): \(absolute(path, invocation)) (\(reason)\(missing))"
                 invocation.io.writeOutput(invocation.displayed(Array(line.utf8)) + [0x0A])
             }
+            if let config = invocation.configPath {
+                let why = invocation.configFile != nil ? "given with -d" : "no -f, $TODO_FILE or $TODO_DIR given"
+                let line = "config: \(absolute(config, invocation)) (run by bash: \(why))"
+                invocation.io.writeOutput(invocation.displayed(Array(line.utf8)) + [0x0A])
+            }
             return 0
         }).available(.todoOnly)
 
