@@ -66,3 +66,28 @@ final class PathsAndEditTests: XCTestCase {
         XCTAssertEqual(clean.err, "")
     }
 }
+
+/// Issue 24 item 13: a relative `XDG_CONFIG_HOME` is ignored under the name `todo` (the XDG
+/// specification says so), so no config or add-on is run from the current directory.
+final class RelativeXDGConfigHomeTests: XCTestCase {
+    func testARelativeXDGConfigHomeRunsNothingFromTheCurrentDirectory() throws {
+        let directory = Spawn.makeTemporaryDirectory("relative-xdg")
+        try FileManager.default.createDirectory(atPath: directory + "/rel/todo/actions", withIntermediateDirectories: true)
+        let marker = directory + "/ran"
+        Files.write(directory + "/rel/todo/config", "touch '\(marker)'\nexport TODO_DIR='\(directory)/planted'\n")
+        Files.writeExecutable(directory + "/rel/todo/actions/planted", "#!/bin/sh\ntouch '\(marker)'\n")
+        let environment = ["HOME": directory + "/home", "XDG_CONFIG_HOME": "rel", "TODO_DIR": "", "TODO_FILE": ""]
+        let result = Spawn.run(["/bin/sh", "-c", "cd \"$1\" && shift && exec \"$@\"", "sh", directory, Spawn.todo, "where"],
+                               extraEnvironment: environment)
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertFalse(result.out.contains("planted"), result.out)
+        XCTAssertFalse(result.out.contains("config:"), result.out)
+        let addon = Spawn.run(["/bin/sh", "-c", "cd \"$1\" && shift && exec \"$@\"", "sh", directory, Spawn.todo, "planted"],
+                              extraEnvironment: environment)
+        XCTAssertEqual(addon.status, 2, addon.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: marker), "nothing from ./rel was run")
+        // The same directory named absolutely is used.
+        let absolute = Spawn.run([Spawn.todo, "where"], extraEnvironment: environment.merging(["XDG_CONFIG_HOME": directory + "/rel"]) { $1 })
+        XCTAssertTrue(absolute.out.contains("config: \(directory)/rel/todo/config"), absolute.out)
+    }
+}
