@@ -142,7 +142,7 @@ enum MergeAction {
 
     static func setUp(_ invocation: Invocation) throws(CLIError) -> Int32 {
         let environment = invocation.environment
-        // git's own `fatal: …` goes to /dev/null: the one line below says it (docs/todo-command.md, "Merge").
+        // git's own `fatal: …` goes to /dev/null: the one line below says it (README, "todo merge --setup").
         let topLevel = ProcessSpawning.run(["sh", "-c", "exec git rev-parse --show-toplevel 2>/dev/null"], environment: environment,
                                            input: nil, captureOutput: true)
         guard topLevel.status != 127 else { throw .failure("merge --setup: git is not installed (no git in PATH)") }
