@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
 
 #if defined(__linux__)
 #include <sys/syscall.h>
@@ -76,5 +78,45 @@ int ctodo_rename_exchange(const char *from, const char *to) {
     return rename_with_flag(from, to, 0, RENAME_SWAP);
 #else
     return rename_with_flag(from, to, RENAME_EXCHANGE, 0);
+#endif
+}
+
+#if defined(__linux__) && defined(F_OFD_SETLK)
+// The whole file, from offset 0 to the end and beyond.
+static struct flock whole_file(short type) {
+    struct flock request;
+    memset(&request, 0, sizeof request);
+    request.l_type = type;
+    request.l_whence = SEEK_SET;
+    request.l_start = 0;
+    request.l_len = 0;
+    request.l_pid = 0;
+    return request;
+}
+#endif
+
+int ctodo_writer_lock(int fd) {
+#if defined(__linux__) && defined(F_OFD_SETLK)
+    struct flock request = whole_file(F_WRLCK);
+    if (fcntl(fd, F_OFD_SETLK, &request) == -1) {
+        if (errno == EACCES) errno = EAGAIN;
+        return -1;
+    }
+    return 0;
+#else
+    return flock(fd, LOCK_EX | LOCK_NB);
+#endif
+}
+
+int ctodo_writer_lock_holder(int fd) {
+#if defined(__linux__) && defined(F_OFD_GETLK)
+    struct flock request = whole_file(F_WRLCK);
+    if (fcntl(fd, F_OFD_GETLK, &request) == -1) return -1;
+    if (request.l_type == F_UNLCK) return 0;
+    return request.l_type == F_WRLCK ? 1 : 2;
+#else
+    (void)fd;
+    errno = ENOTSUP;
+    return -1;
 #endif
 }

@@ -1,46 +1,53 @@
-/// An exclusive advisory lock that serialises `todo` processes writing the same file (`todo sort`
-/// from cron, `todo watch`, interactive commands).
+/// An exclusive advisory lock that serialises the processes writing one file (`todo sort` from
+/// cron, `todo watch`, interactive commands); docs/files.md, "The writers' lock".
 ///
-/// The lock is `flock(2)` on the directory that holds the real (symlink-resolved) file, opened
-/// `O_RDONLY | O_DIRECTORY | O_CLOEXEC`. Why the directory:
-/// - it is never the data file itself: safe replacement renames a new inode over the data file, and
-///   a lock held on the old inode would protect nothing. The directory's inode stays put.
-/// - it creates nothing. Earlier versions locked a sidecar `.NAME.lock` beside the file, which git
-///   listed, `git add -A` committed and sync clients copied to every machine (issue 12).
-/// - it needs only read access, so it works unchanged in a read-only directory or file system, and
-///   it excludes every todo process, of any user, that can read the directory.
+/// The lock is on the real (symlink-resolved) file itself, opened for writing and locked with
+/// `Syscalls.writerLock` (Linux: an open-file-description write lock; Platform+WriterLock.swift).
+/// Why the file, and opened for writing:
+/// - only a process that can write the file can take it. The earlier lock, `flock` on the
+///   directory, could be taken by anyone who could read the directory, which blocked every writer
+///   and was reported as "another todo process" (issue 24).
+/// - it creates nothing (issue 12: the `.NAME.lock` sidecars of earlier versions were committed
+///   and synced).
+/// - replacement renames a new inode over the file, so a lock on the old inode would protect
+///   nothing from then on: after taking it, the path is checked to still name the locked inode,
+///   and if it does not, the lock is dropped and taken again on the file now there (within the
+///   same wait). A writer that arrives after another's rename locks the new inode at once, while
+///   the other finishes its last steps (late appends, the directory sync); those steps are safe
+///   against any concurrent writer by themselves (docs/files.md section 1).
+/// - a waiter never keeps the file open for writing between its tries: replacement waits for every
+///   process that has the file open for writing, and would wait for the waiters.
 ///
 /// Invariant: a `FileLock` value holds the lock for as long as it exists. It is released when the
-/// value is destroyed or `release()` is called, and by the kernel if the process dies.
+/// value is destroyed or `release()` is called, and by the kernel if the process dies. Locks belong
+/// to an open file description, so two `FileLock`s in one process for the same file exclude each
+/// other just like two processes do; callers never nest locks of one file.
 ///
-/// One lock per directory: all files of one directory share it, so `todo.txt`, `done.txt` and
-/// `report.txt` serialise together. `flock` locks belong to an open file description, so two
-/// `FileLock`s in one process exclude each other just like two processes do, and that includes two
-/// locks for *different* files of the same directory: taking the second while holding the first
-/// waits out the timeout and fails. Callers therefore never nest locks (none does today: archive
-/// appends to done.txt while holding only the todo file's lock).
+/// Where the file itself cannot be locked, the directory lock of the previous version is taken:
+/// the file does not exist yet (`todo add` creates it; once it exists, a writer that got the
+/// directory lock lets go and locks the file), it cannot be opened for writing (a read-only file
+/// that its writers replace by rename, an append-only or immutable file), it is not a regular file
+/// (the writer refuses it afterwards), or the file system has no such locks. That lock is `flock`
+/// on the directory, which any process that can read the directory can also take; the timeout
+/// message says so. Its own fallback, where a directory cannot be `flock`ed (NFS without flock
+/// emulation answers `EBADF` for a read-only descriptor; `ENOLCK`, `EOPNOTSUPP`, `ENOTSUP` and
+/// `EINVAL` elsewhere) or cannot be opened for reading (a `-wx` directory), is the sidecar
+/// `.NAME.lock` of earlier versions: created once (mode 0666 less the umask) and never written,
+/// or, if it cannot be created (`EACCES`, `EROFS`, `EPERM`), an existing one opened read-only.
 ///
-/// Fallback, and only then a file is left: where `flock` on a directory is not supported (NFS
-/// without flock emulation answers `EBADF` for a read-only descriptor; `ENOLCK`, `EOPNOTSUPP`,
-/// `ENOTSUP` and `EINVAL` elsewhere), or the directory cannot be opened for reading (a `-wx`
-/// directory), the lock falls back to the sidecar `.NAME.lock` of earlier versions: created once
-/// (mode 0666 less the umask) and never written, or, if it cannot be created (`EACCES`, `EROFS`,
-/// `EPERM`), an existing one opened read-only. Every process on such a file system falls back the
-/// same way, so they still exclude each other; but a process that can read a `-wx` directory takes
-/// the directory lock and does not exclude one that cannot (mixed permissions, not a todo setup).
-///
-/// Migration of earlier versions' sidecars: holding the directory lock, a `.NAME.lock` found beside
-/// the real file is opened read-only, `flock`ed too (within the same overall timeout: an older todo
-/// process may be holding it right now), unlinked and closed. One that cannot be opened or locked,
-/// or is not a regular file, is left alone. One that cannot be removed (a read-only directory)
-/// stays, silently, and its lock is kept as long as the directory's, so older versions stay
-/// excluded there. Where it was removed, an older and a
-/// newer version running at the same moment do not exclude each other: the older one creates a new
-/// sidecar, the newer one locks the directory. Run one version at a time.
+/// Migration of earlier versions' sidecars: holding the lock, a `.NAME.lock` found beside the real
+/// file is opened read-only, `flock`ed too (within the same overall timeout: an older todo process
+/// may be holding it right now), unlinked and closed. One that cannot be opened or locked, or is
+/// not a regular file, is left alone. One that cannot be removed (a read-only directory) stays,
+/// silently, and its lock is kept as long as the main one, so older versions stay excluded there.
+/// Older and newer versions running at the same moment do not exclude each other (they lock
+/// different things): run one version at a time.
 public struct FileLock: ~Copyable, Sendable {
     /// What is actually locked.
     public enum Target: Sendable, Hashable {
-        /// The directory at this path, which holds the real file: the normal case.
+        /// The file at this path, opened for writing: the normal case.
+        case file(String)
+        /// The directory at this path, which holds the real file: where the file cannot be locked.
         case directory(String)
         /// The sidecar lock file at this path: the fallback where a directory cannot be locked.
         case sidecar(String)
@@ -57,9 +64,10 @@ public struct FileLock: ~Copyable, Sendable {
     /// in all (the directory and an earlier version's sidecar share that budget), so that a cron
     /// job never hangs forever behind a stuck process.
     ///
-    /// Throws `FileSystemError.locked` (`todo.txt is locked by another todo process (waited 5 s)`,
-    /// naming `path` as given) after the wait, or another `FileSystemError` if nothing can be opened
-    /// or locked at all. A `timeout` of zero tries each lock exactly once.
+    /// Throws `FileSystemError.locked` (`todo.txt is locked by another process that can write it
+    /// (waited 5 s)`, naming `path` as given and what kind of process can hold the lock) after the
+    /// wait, or another `FileSystemError` if nothing can be opened or locked at all. A `timeout` of
+    /// zero tries each lock exactly once.
     public init(
         for path: String,
         timeout: Duration = .seconds(5),
@@ -67,13 +75,49 @@ public struct FileLock: ~Copyable, Sendable {
         fileSystem: FileSystem = FileSystem()
     ) throws(FileSystemError) {
         let system = fileSystem.system
-        let resolved = try fileSystem.resolve(path)
         let budget = Budget(start: ContinuousClock().now, timeout: timeout, pollInterval: pollInterval)
-        let (target, fd, keptSidecar) = try FileLock.lock(resolved, requestedPath: path, budget: budget, system: system)
+        let (target, fd, kept) = try FileLock.acquire(path, budget: budget, fileSystem: fileSystem)
         self.target = target
         self.descriptor = fd
-        self.keptSidecar = keptSidecar
+        self.keptSidecar = kept
         self.system = system
+    }
+
+    /// The file's own lock, or where it cannot be had the directory's (or the sidecar's); returns the
+    /// target, its locked descriptor and that of an earlier sidecar that could not be removed.
+    private static func acquire(
+        _ path: String, budget: Budget, fileSystem: FileSystem
+    ) throws(FileSystemError) -> (Target, FileDescriptor, FileDescriptor?) {
+        let system = fileSystem.system
+        while true {
+            let resolved = try fileSystem.resolve(path)
+            let attempt = try lockFile(resolved, requestedPath: path, budget: budget, system: system)
+            switch attempt {
+            case .locked(let fd):
+                do {
+                    let kept = try removeEarlierSidecar(of: resolved, requestedPath: path, budget: budget, system: system)
+                    return (.file(resolved.path), fd, kept)
+                } catch {
+                    system.closeQuietly(fd)
+                    throw error
+                }
+            case .replaced:
+                // Renamed over between the open and the lock: the file there now is the one to lock.
+                if budget.isOver { throw .locked(path: path, waited: budget.waited, holder: .writer) }
+                continue
+            case .missing, .cannotLock:
+                break
+            }
+            let (target, fd, kept) = try lock(resolved, requestedPath: path, budget: budget, system: system)
+            // Created by another writer while this one waited for the directory: from now on its
+            // writers lock the file, so this one must too.
+            if case .missing = attempt, (try? system.stat(path)) != nil, !budget.isOver {
+                if let kept { system.closeQuietly(kept) }
+                system.closeQuietly(fd)
+                continue
+            }
+            return (target, fd, kept)
+        }
     }
 
     /// Releases the lock now (the same as letting the value go out of scope).
@@ -96,17 +140,22 @@ public struct FileLock: ~Copyable, Sendable {
 
     static func path(of target: Target) -> String {
         switch target {
-        case .sidecar(let path), .directory(let path): path
+        case .file(let path), .sidecar(let path), .directory(let path): path
         }
     }
 
     // MARK: - taking the lock
 
     /// The overall wait: every poll of one `FileLock` counts against the same deadline.
-    private struct Budget {
+    struct Budget {
         let start: ContinuousClock.Instant
         let timeout: Duration
         let pollInterval: Duration
+
+        /// How long the lock has been waited for so far.
+        var waited: Duration { start.duration(to: ContinuousClock().now) }
+        /// Whether the deadline has passed.
+        var isOver: Bool { waited >= timeout }
     }
 
     /// How one polled `flock` ended.
@@ -137,7 +186,7 @@ public struct FileLock: ~Copyable, Sendable {
     /// Takes the directory lock (then migrates an earlier sidecar) or, where that is impossible, the
     /// sidecar lock. Returns the target, its locked descriptor and that of an earlier sidecar that
     /// could not be removed, all owned by the caller.
-    private static func lock(
+    static func lock(
         _ resolved: FileSystem.ResolvedPath, requestedPath: String, budget: Budget, system: System
     ) throws(FileSystemError) -> (Target, FileDescriptor, FileDescriptor?) {
         let directory = resolved.directory
@@ -155,7 +204,7 @@ public struct FileLock: ~Copyable, Sendable {
             break
         case .timedOut(let waited):
             system.closeQuietly(fd)
-            throw .locked(path: requestedPath, waited: waited)
+            throw .locked(path: requestedPath, waited: waited, holder: .directory(directory))
         case .failed(let error) where unsupportedLockErrors.contains(error):
             system.closeQuietly(fd)
             let (target, fd) = try lockSidecar(resolved, requestedPath: requestedPath, budget: budget, system: system)
@@ -197,7 +246,7 @@ public struct FileLock: ~Copyable, Sendable {
             return (.sidecar(sidecar), fd)
         case .timedOut(let waited):
             system.closeQuietly(fd)
-            throw .locked(path: requestedPath, waited: waited)
+            throw .locked(path: requestedPath, waited: waited, holder: .sidecar(sidecar))
         case .failed(let error):
             system.closeQuietly(fd)
             throw .failed(.lock, path: sidecar, error)
@@ -205,11 +254,11 @@ public struct FileLock: ~Copyable, Sendable {
     }
 
     /// Removes an earlier version's sidecar beside the real file, after waiting (within the budget)
-    /// for any older process that holds it. Called holding the directory lock, so no two new
+    /// for any older process that holds it. Called holding the main lock, so no two new
     /// processes migrate at once. Throws only `FileSystemError.locked`; anything else that stands in
     /// the way leaves the sidecar in place. Returns the sidecar's descriptor, still locked, when it
     /// could not be removed (the caller keeps it as long as the directory lock), else `nil`.
-    private static func removeEarlierSidecar(
+    static func removeEarlierSidecar(
         of resolved: FileSystem.ResolvedPath, requestedPath: String, budget: Budget, system: System
     ) throws(FileSystemError) -> FileDescriptor? {
         let sidecar = sidecarPath(for: resolved)
@@ -231,7 +280,7 @@ public struct FileLock: ~Copyable, Sendable {
             return nil
         case .timedOut(let waited):
             system.closeQuietly(fd)
-            throw .locked(path: requestedPath, waited: waited)
+            throw .locked(path: requestedPath, waited: waited, holder: .sidecar(sidecar))
         case .failed:
             // Cannot be locked here; removing it unlocked could pull it from under an older process.
             system.closeQuietly(fd)

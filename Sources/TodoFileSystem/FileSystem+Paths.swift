@@ -50,6 +50,10 @@ extension FileSystem {
         return one.identity.device == other.identity.device && one.identity.inode == other.identity.inode
     }
 
+    /// What `stat` says about `path` (symlinks followed): mode, owner, kind; nil when nothing is there
+    /// or it cannot be looked at.
+    public func status(of path: String) -> FileStatus? { try? system.stat(path) }
+
     /// Whether something is at `path` (a broken symlink is nothing).
     public func exists(_ path: String) -> Bool { kind(of: path) != nil }
 

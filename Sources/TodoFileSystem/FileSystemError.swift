@@ -1,3 +1,19 @@
+/// What kind of process can hold the lock a writer waited for in vain (`FileSystemError.locked`).
+public enum LockHolder: Sendable, Hashable {
+    /// The lock on the file itself, which only a process that can write the file can take.
+    case writer
+    /// A read lock on the file, which any process that can read it can take.
+    case reader
+    /// The lock on the file itself where the platform lets any process that can open the file take
+    /// it (Darwin's `flock`).
+    case anyOpener
+    /// The lock on the file's directory (the file does not exist yet, or cannot be opened for
+    /// writing), which any process that can read the directory can take.
+    case directory(String)
+    /// An earlier version's lock file beside the file, or the fallback's.
+    case sidecar(String)
+}
+
 /// Every way the file layer fails, each with enough context for a one-line message that names the
 /// operation, the path and the reason (`cannot write /x/todo.txt: No space left on device`).
 ///
@@ -32,8 +48,9 @@ public enum FileSystemError: Error, CustomStringConvertible, Hashable, Sendable 
     case readOnly(path: String, reason: String)
     /// Compare-and-swap failed on every attempt: someone kept changing the file. Nothing was written.
     case keptChanging(path: String, attempts: Int)
-    /// Another process held the lock for the whole bounded wait.
-    case locked(path: String, waited: Duration)
+    /// Another process held the lock for the whole bounded wait; `holder` says what kind of process
+    /// can hold what was locked, so that the message blames nobody wrongly.
+    case locked(path: String, waited: Duration, holder: LockHolder)
     /// Another process kept the file open for writing for the whole wait (`ReplaceOptions.writerWait`):
     /// replacing it then would lose what that process writes. Nothing was written.
     case openForWriting(path: String, waited: Duration)
@@ -66,8 +83,8 @@ public enum FileSystemError: Error, CustomStringConvertible, Hashable, Sendable 
             "cannot write \(path): \(reason)"
         case .keptChanging(let path, let attempts):
             "cannot write \(path): it changed during each of \(attempts) attempts; nothing was written"
-        case .locked(let path, let waited):
-            "\(path) is locked by another todo process (waited \(FileSystemError.format(waited)))"
+        case .locked(let path, let waited, let holder):
+            FileSystemError.lockedMessage(path, holder: holder, waited: FileSystemError.format(waited))
         case .openForWriting(let path, let waited):
             "\(path) is open for writing by another program (waited \(FileSystemError.format(waited))); not replacing it, so nothing it writes is lost"
         case .tooLarge(let path, let size, let limit):
@@ -86,6 +103,22 @@ public enum FileSystemError: Error, CustomStringConvertible, Hashable, Sendable 
         switch self {
         case .failed(_, _, let errno), .renameFailed(_, _, let errno), .appendLeftBytes(_, let errno, _, _, _): errno
         default: nil
+        }
+    }
+
+    /// The timeout message for each kind of lock (docs/files.md, "The writers' lock").
+    static func lockedMessage(_ path: String, holder: LockHolder, waited: String) -> String {
+        switch holder {
+        case .writer:
+            "\(path) is locked by another process that can write it (waited \(waited))"
+        case .reader:
+            "\(path) is read-locked by another process (an fcntl read lock, which any process that can read the file can take); not writing it while that lock is held (waited \(waited))"
+        case .anyOpener:
+            "\(path) is locked by another process (on this system any process that can open the file can take this lock; waited \(waited))"
+        case .directory(let directory):
+            "\(path) is locked: another process holds the lock on its directory \(directory), which writers take while the file does not exist or cannot be opened for writing, and which any process that can read the directory can take (waited \(waited))"
+        case .sidecar(let sidecar):
+            "\(path) is locked by another process holding \(sidecar) (waited \(waited))"
         }
     }
 

@@ -51,6 +51,9 @@ public enum ProcessContext {
     /// back (`ProcessSpawning`).
     public static func ignoreFileSizeSignal() { signal(SIGXFSZ, SIG_IGN) }
 
+    /// The effective user id (`geteuid`): who owns what this process would run.
+    public static func effectiveUserID() -> UInt32 { UInt32(geteuid()) }
+
     /// Whether file descriptor `descriptor` is a terminal.
     public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 

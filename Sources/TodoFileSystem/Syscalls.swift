@@ -149,6 +149,14 @@ public struct Syscalls: Sendable {
     /// `getrlimit(RLIMIT_FSIZE)`'s soft limit in bytes (`ulimit -f`), `nil` when unlimited.
     package var fileSizeLimit: @Sendable () -> Int64?
 
+    /// The writers' lock (`FileLock`; Platform+WriterLock.swift). `.take`: the lock on the whole
+    /// file of a descriptor open for writing, without waiting; `EWOULDBLOCK` when another lock is in
+    /// the way; answers `nil`. `.ask`: who holds the lock that keeps `.take` from this file (any open
+    /// mode), `nil` for nobody; `ENOTSUP` where the platform cannot tell. One closure for both, as the
+    /// two only make sense together. Not an argument of `init` (every table starts with the
+    /// platform's; a test replaces it on the value it built) and not counted by `FaultInjector`.
+    package var writerLock: @Sendable (FileDescriptor, WriterLockRequest) -> Result<WriterLockHolder?, Errno> = Syscalls.platformWriterLock
+
     /// One closure per call; see `Syscalls.live` for the real ones and `FaultInjector` for wrappers.
     package init(
         open: @escaping @Sendable (String, OpenFlags, UInt32) -> Result<FileDescriptor, Errno>,
@@ -360,6 +368,8 @@ struct System: Sendable {
     func othersWriting(_ fd: FileDescriptor) throws(Errno) -> Bool { try retrying { calls.othersWriting(fd) } }
     func unlink(_ path: String) throws(Errno) { try retrying { calls.unlink(path) } }
     func flock(_ fd: FileDescriptor, _ operation: LockOperation) throws(Errno) { try retrying { calls.flock(fd, operation) } }
+    func writerLock(_ fd: FileDescriptor) throws(Errno) { _ = try retrying { calls.writerLock(fd, .take) } }
+    func writerLockHolder(_ fd: FileDescriptor) throws(Errno) -> WriterLockHolder? { try retrying { calls.writerLock(fd, .ask) } }
     func realpath(_ path: String) throws(Errno) -> String { try retrying { calls.realpath(path) } }
     func makeDirectory(_ path: String, permissions: UInt32) throws(Errno) { try retrying { calls.makeDirectory(path, permissions) } }
     func directoryEntries(_ path: String, prefix: [UInt8]) throws(Errno) -> [String] {

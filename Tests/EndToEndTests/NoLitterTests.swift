@@ -145,7 +145,7 @@ final class NoLitterTests: XCTestCase {
         let environment = ["HOME": freshHome(), "TODO_LOCK_TIMEOUT": "0.2"]
         let blocked = Spawn.todo(["-f", path, "add", "new"], environment: environment)
         XCTAssertEqual(blocked.status, 1, blocked.err)
-        XCTAssertTrue(blocked.err.contains("locked by another todo process"), blocked.err)
+        XCTAssertTrue(blocked.err.contains("locked by another process holding \(directory)/.todo.txt.lock"), blocked.err)
         XCTAssertEqual(Files.text(path), Self.content)
         XCTAssertEqual(listing(directory), [".todo.txt.lock", "todo.txt"])
         close(descriptor)

@@ -137,8 +137,8 @@ final class ReconcileCommandTests: XCTestCase {
         Files.write(todo, "call mom uid:a1\n")
         let copy = directory + "/todo.sync-conflict-20261129-101500-ABCDEFG.txt"
         Files.write(copy, "call mom uid:a1\npay rent uid:a2\n")
-        // Another todo process holds the writers' lock (on the directory): the merged file cannot be written.
-        let descriptor = LockTests.lockDirectory(directory)
+        // Another writer holds the writers' lock (on the file): the merged file cannot be written.
+        let descriptor = LockTests.lockFile(todo)
         XCTAssertGreaterThanOrEqual(descriptor, 0)
         let blocked = Spawn.todo(["reconcile", todo], environment: ["TODO_LOCK_TIMEOUT": "0.2"])
         XCTAssertEqual(blocked.status, 1, blocked.err)

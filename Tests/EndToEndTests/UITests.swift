@@ -316,10 +316,10 @@ final class UITests: XCTestCase {
 
     func testALockHeldByAnotherProcessIsShownAndTheUIGoesOn() throws {
         let ui = try start("call mom\n", environment: ["TODO_LOCK_TIMEOUT": "0.2"])
-        let descriptor = LockTests.lockDirectory(directory)
+        let descriptor = LockTests.lockFile(path)
         XCTAssertGreaterThanOrEqual(descriptor, 0)
         ui.send("x")
-        XCTAssertTrue(ui.waitForText("is locked by another todo process"), ui.screen.text)
+        XCTAssertTrue(ui.waitForText("is locked by another process that can write it"), ui.screen.text)
         XCTAssertEqual(Files.text(path), "call mom\n")
         // Released: the same key works.
         flock(descriptor, LOCK_UN)

@@ -20,9 +20,11 @@ import Testing
             (.isDirectory(path: "/x/todo.txt"), "/x/todo.txt: is a directory"),
             (.notFound(path: "/x/todo.txt"), "/x/todo.txt: no such file"),
             (.notRegularFile(path: "/x/todo.txt"), "/x/todo.txt: not a regular file"),
-            (.locked(path: "todo.txt", waited: .seconds(5)), "todo.txt is locked by another todo process (waited 5 s)"),
-            (.locked(path: "todo.txt", waited: .milliseconds(1520)), "todo.txt is locked by another todo process (waited 1.5 s)"),
-            (.locked(path: "todo.txt", waited: .milliseconds(200)), "todo.txt is locked by another todo process (waited 200 ms)"),
+            (.locked(path: "todo.txt", waited: .seconds(5), holder: .writer), "todo.txt is locked by another process that can write it (waited 5 s)"),
+            (.locked(path: "todo.txt", waited: .milliseconds(1520), holder: .writer), "todo.txt is locked by another process that can write it (waited 1.5 s)"),
+            (.locked(path: "todo.txt", waited: .milliseconds(200), holder: .sidecar(".todo.txt.lock")), "todo.txt is locked by another process holding .todo.txt.lock (waited 200 ms)"),
+            (.locked(path: "todo.txt", waited: .seconds(5), holder: .reader), "todo.txt is read-locked by another process (an fcntl read lock, which any process that can read the file can take); not writing it while that lock is held (waited 5 s)"),
+            (.locked(path: "/d/todo.txt", waited: .seconds(5), holder: .directory("/d")), "/d/todo.txt is locked: another process holds the lock on its directory /d, which writers take while the file does not exist or cannot be opened for writing, and which any process that can read the directory can take (waited 5 s)"),
             (.failed(.createTemporaryFile, path: "/x/todo.txt", .quotaExceeded), "cannot create a temporary file beside /x/todo.txt: Disk quota exceeded"),
         ]
         for (error, expected) in cases {

@@ -7,55 +7,40 @@ import Testing
 import TodoTestSupport
 @testable import TodoFileSystem
 
-/// The writers' lock: `flock` on the directory of the real file, nothing created (issue 12), the
-/// sidecar `.NAME.lock` only where a directory cannot be locked, and earlier versions' sidecars
-/// removed once no older process holds them.
+/// The writers' lock: a write lock on the real file itself, which only a process that can write the
+/// file can take (issue 24), nothing created (issue 12); `flock` on the directory while the file does
+/// not exist or cannot be opened for writing; the sidecar `.NAME.lock` only where a directory cannot
+/// be locked either; earlier versions' sidecars removed once no older process holds them.
 @Suite struct FileLockTests {
     @Test func secondLockTimesOutThenSucceedsAfterRelease() throws {
         let dir = TemporaryDirectory()
         let path = dir.file("todo.txt")
         Posix.write(path, "a\n")
         let first = try FileLock(for: path)
-        #expect(first.target == .directory(dir.path))
+        #expect(first.target == .file(path))
 
         let clock = ContinuousClock()
         let start = clock.now
         let second = outcome { () throws(FileSystemError) in _ = try FileLock(for: path, timeout: .milliseconds(150)) }
         let elapsed = start.duration(to: clock.now)
 
-        guard case .failure(let error) = second, case .locked(let lockedPath, let waited) = error else {
+        guard case .failure(let error) = second, case .locked(let lockedPath, let waited, let holder) = error else {
             Issue.record("expected a lock timeout")
             return
         }
         #expect(lockedPath == path)
+        #expect(holder == .writer)
         #expect(waited >= .milliseconds(150))
         #expect(elapsed >= .milliseconds(150))
         #expect(elapsed < .seconds(2))
-        #expect(error.description.hasPrefix("\(path) is locked by another todo process (waited 1"))
+        #expect(error.description.hasPrefix("\(path) is locked by another process that can write it (waited 1"))
         #expect(error.description.hasSuffix(" ms)"))
 
         first.release()
         let third = try FileLock(for: path, timeout: .zero)
-        #expect(third.target == .directory(dir.path))
+        #expect(third.target == .file(path))
         #expect(Posix.text(path) == "a\n", "the data file is never touched")
         #expect(dir.entries() == ["todo.txt"], "nothing is created beside the file")
-    }
-
-    @Test func locksForTwoFilesOfOneDirectoryExcludeEachOther() throws {
-        let dir = TemporaryDirectory()
-        Posix.write(dir.file("todo.txt"), "a\n")
-        let todo = try FileLock(for: dir.file("todo.txt"))
-        // done.txt does not even exist: the lock is the directory's, not the file's.
-        let done = outcome { () throws(FileSystemError) in _ = try FileLock(for: dir.file("done.txt"), timeout: .milliseconds(50)) }
-        guard case .locked(let lockedPath, _)? = done.failure else {
-            Issue.record("expected a lock timeout, got \(done)")
-            return
-        }
-        #expect(lockedPath == dir.file("done.txt"))
-        todo.release()
-        let again = try FileLock(for: dir.file("done.txt"), timeout: .zero)
-        #expect(again.target == .directory(dir.path))
-        #expect(dir.entries() == ["todo.txt"])
     }
 
     @Test func locksInDifferentDirectoriesAreIndependent() throws {
@@ -92,38 +77,26 @@ import TodoTestSupport
         releaser.join()
     }
 
-    @Test func anotherProcessHoldingTheDirectoryBlocksTheLock() throws {
-        let dir = TemporaryDirectory()
-        let path = dir.file("todo.txt")
-        Posix.write(path, "a\n")
-        let fd = try #require(Self.lockDirectory(dir.path))
-        defer { close(fd) }
-        let blocked = outcome { () throws(FileSystemError) in _ = try FileLock(for: path, timeout: .zero) }
-        guard case .locked(let lockedPath, _)? = blocked.failure else {
-            Issue.record("expected a lock timeout, got \(blocked)")
-            return
-        }
-        #expect(lockedPath == path)
-    }
-
-    @Test func symlinkedFileLocksTheTargetsDirectory() throws {
+    @Test func symlinkedFileLocksTheTarget() throws {
         let dir = TemporaryDirectory()
         mkdir(dir.file("sync"), 0o755)
         Posix.write(dir.file("sync/todo.txt"), "a\n")
         symlink("sync/todo.txt", dir.file("todo.txt"))
         let viaLink = try FileLock(for: dir.file("todo.txt"))
-        #expect(viaLink.target == .directory(dir.file("sync")))
+        #expect(viaLink.target == .file(dir.file("sync/todo.txt")))
         let direct = outcome { () throws(FileSystemError) in _ = try FileLock(for: dir.file("sync/todo.txt"), timeout: .zero) }
         #expect(direct.failure != nil)
-        // The symlink's own directory is not what is locked.
+        // Neither directory is what is locked.
         let linkDirectory = try #require(Self.lockDirectory(dir.path, blocking: false))
         close(linkDirectory)
+        let targetDirectory = try #require(Self.lockDirectory(dir.file("sync"), blocking: false))
+        close(targetDirectory)
         #expect(dir.entries() == ["sync", "todo.txt"])
         #expect(dir.entries("sync") == ["todo.txt"])
     }
 
-    /// Locking needs read access only: nothing is opened for writing, nothing created, so a read-only
-    /// directory (or file system) locks exactly like a writable one.
+    /// On a read-only file system the file cannot be opened for writing, so the directory is locked,
+    /// which needs read access only: nothing is created.
     @Test func readOnlyDirectoryIsLockedWithoutCreatingAnything() throws {
         let dir = TemporaryDirectory()
         let path = dir.file("todo.txt")
@@ -144,12 +117,12 @@ import TodoTestSupport
         let first = try FileLock(for: path, fileSystem: fs)
         #expect(first.target == .directory(dir.path))
         let second = outcome { () throws(FileSystemError) in _ = try FileLock(for: path, timeout: .zero, fileSystem: fs) }
-        guard case .locked(let lockedPath, _)? = second.failure else {
+        guard case .locked(let lockedPath, _, _)? = second.failure else {
             Issue.record("expected a lock timeout, got \(second)")
             return
         }
         #expect(lockedPath == path)
-        #expect(opened.values.allSatisfy { !$0.contains(.create) && !$0.contains(.readWrite) && !$0.contains(.writeOnly) })
+        #expect(opened.values.allSatisfy { !$0.contains(.create) })
         #expect(dir.entries() == ["todo.txt"])
     }
 
@@ -167,7 +140,7 @@ import TodoTestSupport
         #expect(first.target == .sidecar(dir.file(".todo.txt.lock")))
         #expect(dir.entries() == [".todo.txt.lock", "todo.txt"], "only in the fallback a file is left")
         let second = outcome { () throws(FileSystemError) in _ = try FileLock(for: path, timeout: .zero, fileSystem: fs) }
-        guard case .locked(let lockedPath, _)? = second.failure else {
+        guard case .locked(let lockedPath, _, _)? = second.failure else {
             Issue.record("expected a lock timeout, got \(second)")
             return
         }
@@ -232,7 +205,7 @@ import TodoTestSupport
         Posix.write(dir.file(".todo.txt.lock"), "")
         Posix.write(dir.file(".done.txt.lock"), "")
         let lock = try FileLock(for: path)
-        #expect(lock.target == .directory(dir.path))
+        #expect(lock.target == .file(path))
         #expect(dir.entries() == [".done.txt.lock", "todo.txt"], "only the locked file's sidecar goes")
         lock.release()
         _ = try FileLock(for: dir.file("done.txt"))
@@ -263,7 +236,7 @@ import TodoTestSupport
         let start = clock.now
         let blocked = outcome { () throws(FileSystemError) in _ = try FileLock(for: path, timeout: .milliseconds(150)) }
         let elapsed = start.duration(to: clock.now)
-        guard case .locked(let lockedPath, let waited)? = blocked.failure else {
+        guard case .locked(let lockedPath, let waited, _)? = blocked.failure else {
             Issue.record("expected a lock timeout, got \(blocked)")
             close(older)
             return
@@ -272,15 +245,14 @@ import TodoTestSupport
         #expect(waited >= .milliseconds(150))
         #expect(elapsed < .seconds(2))
         #expect(dir.entries() == [".todo.txt.lock", "todo.txt"], "a held sidecar stays")
-        // The timeout released the directory lock too.
-        let directory = try #require(Self.lockDirectory(dir.path, blocking: false))
-        close(directory)
+        // The timeout released the file's lock too.
+        #expect(!FileLockOnTheFileTests.fileIsWriteLocked(path))
 
         let releaser = Thread { usleep(100_000); close(older) }
         releaser.start()
         let lock = try FileLock(for: path, timeout: .seconds(5))
         #expect(start.duration(to: clock.now) >= .milliseconds(240))
-        #expect(lock.target == .directory(dir.path))
+        #expect(lock.target == .file(path))
         #expect(dir.entries() == ["todo.txt"])
         releaser.join()
     }
@@ -300,7 +272,7 @@ import TodoTestSupport
         let blocked = outcome { () throws(FileSystemError) in _ = try FileLock(for: path, timeout: .milliseconds(250)) }
         let elapsed = start.duration(to: clock.now)
         releaser.join()
-        guard case .locked(_, let waited)? = blocked.failure else {
+        guard case .locked(_, let waited, _)? = blocked.failure else {
             Issue.record("expected a lock timeout, got \(blocked)")
             return
         }
@@ -317,7 +289,7 @@ import TodoTestSupport
         let injector = FaultInjector([Fault(.unlink, occurrence: nil, .fail(.permissionDenied))])
         let fs = FileSystem(syscalls: injector.syscalls())
         let lock = try FileLock(for: path, fileSystem: fs)
-        #expect(lock.target == .directory(dir.path))
+        #expect(lock.target == .file(path))
         #expect(injector.calls.contains(.unlink))
         #expect(dir.entries() == [".todo.txt.lock", "todo.txt"])
         // Its lock is kept with the directory's, so an older process using it stays excluded.
@@ -325,7 +297,7 @@ import TodoTestSupport
         defer { close(older) }
         #expect(flock(older, LOCK_EX | LOCK_NB) == -1)
         lock.release()
-        #expect(flock(older, LOCK_EX | LOCK_NB) == 0, "released with the directory lock")
+        #expect(flock(older, LOCK_EX | LOCK_NB) == 0, "released with the main lock")
     }
 
     @Test func somethingElseNamedLikeASidecarIsLeftAlone() throws {
@@ -354,9 +326,10 @@ import TodoTestSupport
     }
 
     /// The live calls, except that `flock` on a directory fails with `error` (a file system without
-    /// directory locks); other descriptors lock normally.
+    /// directory locks), and so does the lock on the file itself; other descriptors lock normally.
     static func failingDirectoryLocks(with error: Errno) -> Syscalls {
         var syscalls = Syscalls.live
+        syscalls.writerLock = { _, _ in .failure(error) }
         syscalls.flock = { fd, operation in
             if case .success(let status) = Syscalls.live.fstat(fd), status.kind == .directory { return .failure(error) }
             return Syscalls.live.flock(fd, operation)

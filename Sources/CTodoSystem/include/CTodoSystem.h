@@ -32,4 +32,18 @@ int ctodo_rename_exchange(const char *from, const char *to);
 /// in that instant cannot end this process with SIGIO. `fd` must be open read-only.
 int ctodo_others_writing(int fd);
 
+/// Takes, without waiting, the writers' lock on the whole file of `fd`, which must be open for
+/// writing: an open-file-description write lock (`F_OFD_SETLK`, `F_WRLCK`) on Linux, which only a
+/// descriptor opened for writing can take, and `flock(LOCK_EX | LOCK_NB)` elsewhere (Darwin has no
+/// public OFD locks). Released when the last descriptor of that open file description is closed.
+/// Returns 0, or -1 with `errno` set: `EAGAIN` when another lock is in the way (`EACCES` is folded
+/// into it), `EINVAL` on a kernel without OFD locks, `ENOLCK` on a file system without locks.
+int ctodo_writer_lock(int fd);
+
+/// What stands in the way of `ctodo_writer_lock` on the file of `fd` (any open mode): 0 nothing,
+/// 1 a write lock (a process that can write the file), 2 a read lock (`fcntl` or OFD `F_RDLCK`,
+/// which any reader may take), or -1 with `errno` set (`ENOTSUP` where this cannot be asked:
+/// not Linux). Linux: `F_OFD_GETLK` over the whole file.
+int ctodo_writer_lock_holder(int fd);
+
 #endif

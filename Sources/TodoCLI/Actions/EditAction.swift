@@ -5,7 +5,9 @@ import TodoTxt
 /// line where the editor takes one (`+N` for vi-family, nano, emacs, micro, kak; `--goto file:N` for
 /// VS Code). The editor runs through `sh -c` so `EDITOR="code -w"` works. Afterwards the file is read
 /// again and nothing is assumed about it: problems the editor introduced are reported as
-/// diagnostics on stderr. The exit status is the editor's.
+/// diagnostics on stderr. The exit status is the editor's, except when the editor left an unresolved
+/// conflict block: every later write would refuse the file, so that is said in one line and the
+/// exit status is 1 (docs/todo-command.md, "Unresolved conflict markers").
 enum EditAction {
     static let lineArgumentEditors: Set<String> = ["vi", "vim", "nvim", "gvim", "nano", "pico", "emacs", "emacsclient",
                                                     "micro", "kak", "joe", "ne", "mg", "jed", "hx", "helix"]
@@ -39,6 +41,10 @@ enum EditAction {
             if let bytes = try? invocation.files.read(path) {
                 for diagnostic in TodoDocument(bytes: bytes).diagnostics() {
                     invocation.log("\(path): \(diagnostic)")
+                }
+                if let line = ConflictMarkers.firstBlockLine(in: bytes) {
+                    invocation.warn("\(path): line \(line): unresolved merge conflict (<<<<<<< … >>>>>>>) after editing; every write refuses the file until it is resolved (run '\(invocation.programName) edit' again)")
+                    return status == 0 ? 1 : status
                 }
             }
             return status

@@ -90,11 +90,25 @@ enum WhereAction {
             let done = invocation.doneFileChoice(forTodoFile: todo.path)
             for (label, path, reason) in [("todo file", todo.path, todo.reason), ("done file", done.path, done.reason)] {
                 let missing = invocation.files.fileSystem.exists(path) ? "" : "; does not exist yet"
-                let line = "\(label): \(path) (\(reason)\(missing))"
+                let line = "\(label): \(absolute(path, invocation)) (\(reason)\(missing))"
+                invocation.io.writeOutput(invocation.displayed(Array(line.utf8)) + [0x0A])
+            }
+            if let config = invocation.configPath {
+                let why = invocation.configFile != nil ? "given with -d" : "no -f, $TODO_FILE or $TODO_DIR given"
+                let line = "config: \(absolute(config, invocation)) (run by bash: \(why))"
                 invocation.io.writeOutput(invocation.displayed(Array(line.utf8)) + [0x0A])
             }
             return 0
         }).available(.todoOnly)
+
+    /// `path` made absolute against the current directory (a script asking where wants a path that
+    /// means the same from anywhere); symlinks are kept, `./` dropped.
+    static func absolute(_ path: String, _ invocation: Invocation) -> String {
+        if path.hasPrefix("/") { return path }
+        let relative = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+        guard let current = try? invocation.files.fileSystem.realPath(".") else { return path }
+        return current == "/" ? "/" + relative : current + "/" + relative
+    }
 }
 
 /// `todo command ACTION [ARGUMENTS]`: runs a built-in action even when an add-on has its name, as

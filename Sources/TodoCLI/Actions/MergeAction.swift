@@ -149,8 +149,10 @@ enum MergeAction {
 
     static func setUp(_ invocation: Invocation) throws(CLIError) -> Int32 {
         let environment = invocation.environment
-        let topLevel = ProcessSpawning.run(["git", "rev-parse", "--show-toplevel"], environment: environment,
+        // git's own `fatal: …` goes to /dev/null: the one line below says it (README, "todo merge --setup").
+        let topLevel = ProcessSpawning.run(["sh", "-c", "exec git rev-parse --show-toplevel 2>/dev/null"], environment: environment,
                                            input: nil, captureOutput: true)
+        guard topLevel.status != 127 else { throw .failure("merge --setup: git is not installed (no git in PATH)") }
         guard topLevel.status == 0 else { throw .failure("merge --setup: not inside a git repository") }
         let root = String(decoding: topLevel.output, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "."
         let driverProgram = invocation.programPath.contains("/") ? invocation.programPath : "todo"

@@ -136,6 +136,10 @@ enum TodoNameActions {
     /// An add-on from the actions directory (todo.sh's rules), run when no built-in has the name.
     static func runAddonIfPresent(_ name: String, _ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32? {
         let context = TodoShContext(settings: settings(for: invocation), invocation: invocation)
+        if let path = try TodoShAddons.executable(name, context),
+           let refusal = TodoShConfig.refusal(toRun: path, as: "add-on", fileSystem: invocation.files.fileSystem) {
+            throw .failure(refusal)
+        }
         return try TodoShAddons.runIfPresent(name, arguments, context)
     }
 
@@ -148,11 +152,14 @@ enum TodoNameActions {
     }
 
     /// The todo.sh config file, when one exists, and its variables (executed as todo.sh would).
-    static func config(_ invocation: Invocation) -> (path: String, variables: [String: String])? {
-        let environment = invocation.environment
+    static func config(_ invocation: Invocation) throws(CLIError) -> (path: String, variables: [String: String])? {
+        let environment = TodoShConfig.ignoringRelativeXDGConfigHome(invocation.environment)
         let explicit = invocation.configFile ?? environment["TODOTXT_CFG_FILE"].flatMap { $0.isEmpty ? nil : $0 }
         guard let path = TodoShConfig.locate(explicit: explicit, environment: environment, fileSystem: invocation.files.fileSystem,
                                              programPath: invocation.programPath) else { return nil }
+        if let refusal = TodoShConfig.refusal(toRun: path, as: "config", fileSystem: invocation.files.fileSystem) {
+            throw .failure(refusal)
+        }
         var configEnvironment = environment
         configEnvironment["TODO_SH"] = invocation.programName
         configEnvironment["TODO_FULL_SH"] = invocation.programPath
@@ -235,7 +242,8 @@ enum TodoNameActions {
         settings.reportFile = value("REPORT_FILE", default: settings.todoDirectory + "/report.txt")
         settings.actionsDirectory = TodoShCommand.actionsDirectory(settings: settings,
                                                                    // Environment (non-empty) beats config, as for every setting.
-                                                                   variables: config.merging(environment.filter { !$0.value.isEmpty }) { _, env in env },
+                                                                   variables: TodoShConfig.ignoringRelativeXDGConfigHome(
+                                                                       config.merging(environment.filter { !$0.value.isEmpty }) { _, env in env }),
                                                                    fileSystem: invocation.files.fileSystem)
         if settings.plain {
             for name in settings.variables.keys where name.hasPrefix("PRI_") || name.hasPrefix("COLOR_") {

@@ -297,6 +297,8 @@ final class WatchSession: @unchecked Sendable {
         case .file(let problem):
             switch problem {
             case .holdsNUL, .tooLarge, .isDirectory, .notRegularFile, .notFound: false
+            // Append failures: a sort never appends, and the process's size limit never changes.
+            case .beyondFileSizeLimit, .appendLeftBytes: false
             case .failed, .renameFailed, .readOnly, .keptChanging, .locked, .openForWriting: true
             }
         }

@@ -85,7 +85,8 @@ struct Invocation {
         fileOption == nil && (environment["TODO_FILE"] ?? "").isEmpty && (environment["TODO_DIR"] ?? "").isEmpty
     }
 
-    /// The done file: `$DONE_FILE`, a config's `DONE_FILE`, else `done.txt` beside the todo file.
+    /// The done file: `$DONE_FILE`, a config's `DONE_FILE`, else `done.txt` beside the todo file (beside
+    /// the file it links to, when the todo file is a symbolic link: a synced folder keeps both).
     func doneFilePath(forTodoFile todoFile: String) -> String {
         doneFileChoice(forTodoFile: todoFile).path
     }
@@ -95,6 +96,10 @@ struct Invocation {
         if let file = environment["DONE_FILE"], !file.isEmpty { return (file, "$DONE_FILE") }
         if let file = configVariables["DONE_FILE"], !file.isEmpty {
             return (file, "DONE_FILE in \(configPath ?? "the todo.sh config")")
+        }
+        if files.fileSystem.kind(of: todoFile, followingLinks: false) == .symbolicLink,
+           let target = try? files.fileSystem.realPath(todoFile) {
+            return (FileAccess.directoryName(of: target) + "/done.txt", "beside \(target), which the todo file links to")
         }
         return (FileAccess.directoryName(of: todoFile) + "/done.txt", "beside the todo file")
     }

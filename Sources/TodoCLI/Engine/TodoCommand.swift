@@ -88,7 +88,7 @@ public enum TodoCommand {
             }
         }
         if invocation.needsConfigForFiles || invocation.configFile != nil {
-            if let config = TodoNameActions.config(invocation) {
+            if let config = try TodoNameActions.config(invocation) {
                 invocation.configPath = config.path
                 invocation.configVariables = config.variables
             }
