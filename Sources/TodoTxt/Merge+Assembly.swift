@@ -9,20 +9,40 @@ struct MergeLine {
 
 /// A piece of the result that moves as a whole: one line, a conflict block, or a task with its marked
 /// other version.
+///
+/// Stored as its first line plus the rest, so that the usual single line (one per line of a merged
+/// file) allocates nothing: `rest` is empty, and an empty array has no storage.
 struct MergeUnit {
-    var lines: [MergeLine]
+    /// The first line.
+    var head: MergeLine
+    /// The lines after the first (a conflict block's, or a marked other version); usually none.
+    var rest: [MergeLine]
     /// Sinks in a sorted result.
     var isCompleted: Bool
 
+    /// A unit of `lines`, which is not empty.
     init(_ lines: [MergeLine], isCompleted: Bool) {
-        self.lines = lines
+        precondition(!lines.isEmpty, "a merge unit holds at least one line")
+        self.head = lines[0]
+        self.rest = Array(lines.dropFirst())
         self.isCompleted = isCompleted
+    }
+
+    /// Every line of the unit, in order.
+    var lineCount: Int { 1 + rest.count }
+
+    /// Calls `body` with each line, in order.
+    @inline(__always)
+    func forEachLine(_ body: (MergeLine) -> Void) {
+        body(head)
+        for line in rest { body(line) }
     }
 
     /// A single line; completed iff it starts with `x ` (after a line's own byte order marks, as
     /// `TodoItem` reads it).
     init(line content: ArraySlice<UInt8>, terminator: LineTerminator?) {
-        self.lines = [MergeLine(content: content, terminator: terminator)]
+        self.head = MergeLine(content: content, terminator: terminator)
+        self.rest = []
         var first = content.startIndex
         while content.endIndex - first >= 3 && content[first] == 0xEF && content[first + 1] == 0xBB && content[first + 2] == 0xBF {
             first += 3
@@ -79,7 +99,12 @@ struct MergeAssembler {
         }
         result.append(contentsOf: pending)
         guard sorted else { return result }
-        return result.filter { !$0.isCompleted } + result.filter(\.isCompleted)
+        // The stable partition into one new array (not two filtered ones and their sum).
+        var partitioned: [MergeUnit] = []
+        partitioned.reserveCapacity(result.count)
+        for unit in result where !unit.isCompleted { partitioned.append(unit) }
+        for unit in result where unit.isCompleted { partitioned.append(unit) }
+        return partitioned
     }
 
     /// Renders units with the layout of `layout` (OURS or the file), falling back to `fallback`'s when
@@ -94,16 +119,31 @@ struct MergeAssembler {
         let dominant = source.dominantTerminator
         let endsWithTerminator = source.lineCount > 0 ? source.endsWithTerminator : true
         let byteOrderMark = layout.hasByteOrderMark || (layout.lineCount == 0 && fallback.hasByteOrderMark)
-        var out: [UInt8] = byteOrderMark ? TodoDocument.byteOrderMark : []
-        let lines = units.flatMap(\.lines)
-        for (position, line) in lines.enumerated() {
-            out.append(contentsOf: line.content)
-            let isLast = position == lines.count - 1
-            if isLast && !endsWithTerminator && !line.content.isEmpty { break }
-            var terminator = line.terminator ?? dominant
-            if terminator == .none { terminator = dominant }
-            if terminator == .lf && line.content.last == 0x0D { terminator = .crlf }
-            out.append(contentsOf: terminator.bytes)
+        // One exactly sized buffer: the contents plus at most two terminator bytes per line.
+        var capacity = 3, lineTotal = 0
+        for unit in units {
+            unit.forEachLine { capacity += $0.content.count + 2 }
+            lineTotal += unit.lineCount
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(capacity)
+        if byteOrderMark { out += TodoDocument.byteOrderMark }
+        var position = 0
+        for unit in units {
+            unit.forEachLine { line in
+                out.append(contentsOf: line.content)
+                let isLast = position == lineTotal - 1
+                position += 1
+                if isLast && !endsWithTerminator && !line.content.isEmpty { return }
+                var terminator = line.terminator ?? dominant
+                if terminator == .none { terminator = dominant }
+                if terminator == .lf && line.content.last == 0x0D { terminator = .crlf }
+                switch terminator {
+                case .lf: out.append(0x0A)
+                case .crlf: out.append(0x0D); out.append(0x0A)
+                case .none: break
+                }
+            }
         }
         return TodoDocument(bytes: out)
     }

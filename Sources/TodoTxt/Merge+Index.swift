@@ -28,7 +28,8 @@ struct MergeIndex {
     let sideCount: Int
     /// `entry * sideCount + side` → the line of `side` holding the entry's key, or -1.
     private var slots: [Int32] = []
-    private var entryOfKey: [MergeKey: Int] = [:]
+    /// Key → entry.
+    private var entryOfKey: MergeKeyTable
     /// Three-way only: BASE (input 0), kept so that OURS and THEIRS can pair their holders of a
     /// repeated uid with BASE's holders by bytes. A copy-on-write reference, not a copy of the lines.
     private(set) var base: TodoDocument?
@@ -44,7 +45,8 @@ struct MergeIndex {
     init(sideCount: Int, capacity: Int) {
         self.sideCount = sideCount
         slots.reserveCapacity(capacity * sideCount)
-        entryOfKey.reserveCapacity(capacity)
+        // Most keys are on every side: about one entry per line of the largest input.
+        entryOfKey = MergeKeyTable(expectedKeys: capacity / max(1, sideCount - 1))
     }
 
     /// Whether input 0 is the common ancestor of the others (the three-way merge), so that lines of
@@ -73,18 +75,14 @@ struct MergeIndex {
     private var entryCount: Int { slots.count / sideCount }
 
     /// The entry of `key` (created if new), with the line `side` already had for it, if any.
-    /// One hash of `key`.
+    /// One hash of `key` (`MergeKeyTable`).
     mutating func entry(for key: MergeKey, side: Int) -> (entry: Int, previous: Int?) {
         let fresh = entryCount
-        let entry = MergeIndex.insertingDefault(&entryOfKey[key, default: fresh])
+        let entry = entryOfKey.entry(for: key, inserting: fresh)
         if entry == fresh { slots.append(contentsOf: repeatElement(-1, count: sideCount)) }
         let previous = slots[entry * sideCount + side]
         return (entry, previous < 0 ? nil : Int(previous))
     }
-
-    /// Reads a value through the dictionary's `default:` modify accessor, which inserts the default
-    /// when the key is absent: a lookup and an insertion for the price of one hash.
-    private static func insertingDefault(_ value: inout Int) -> Int { value }
 
     /// Records `line` of `side` as the holder of `entry`'s key.
     mutating func set(entry: Int, side: Int, line: Int) {
