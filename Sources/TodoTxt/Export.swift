@@ -141,16 +141,22 @@ extension JSONWriter {
     /// `fields` is scratch space the caller reuses from line to line.
     mutating func writeASCIIObject(_ item: TodoItem, _ line: UnsafeBufferPointer<UInt8>, number: Int,
                                    fields: inout [BodyFieldRange]) {
-        raw("{\"line\":\(number),\"text\":")
+        bytes += JSONWriter.lineKey
+        decimal(number)
+        bytes += JSONWriter.textKey
         asciiString(line[...])
-        raw(item.isTask ? ",\"is_task\":true,\"completed\":" : ",\"is_task\":false,\"completed\":")
-        raw(item.isCompleted ? "true,\"priority\":" : "false,\"priority\":")
-        optional(item.priority?.description)
-        raw(",\"completion_date\":")
-        optional(item.completionDate?.description)
-        raw(",\"creation_date\":")
-        optional(item.creationDate?.description)
-        raw(",\"body\":")
+        bytes += item.isTask ? JSONWriter.isTaskTrue : JSONWriter.isTaskFalse
+        bytes += item.isCompleted ? JSONWriter.completedTrue : JSONWriter.completedFalse
+        if let priority = item.priority, priority.letter >= 0x20, priority.letter < 0x7F, priority.letter != 0x22, priority.letter != 0x5C {
+            bytes += [0x22, priority.letter, 0x22]
+        } else {
+            optional(item.priority?.description)
+        }
+        bytes += JSONWriter.completionDateKey
+        date(item.completionDate)
+        bytes += JSONWriter.creationDateKey
+        date(item.creationDate)
+        bytes += JSONWriter.bodyKey
         asciiString(item.isTask ? line[item.bodyOffset...] : line[0..<0])
         fields.removeAll(keepingCapacity: true)
         item.scanFields { fields.append($0) }
@@ -189,6 +195,57 @@ extension JSONWriter {
         raw("},\"uid\":")
         if let uid = item.uidRange { asciiString(line[uid]) } else { raw("null") }
         bytes.append(0x7D)
+    }
+
+    private static let lineKey: [UInt8] = Array("{\"line\":".utf8)
+    private static let textKey: [UInt8] = Array(",\"text\":".utf8)
+    private static let isTaskTrue: [UInt8] = Array(",\"is_task\":true,\"completed\":".utf8)
+    private static let isTaskFalse: [UInt8] = Array(",\"is_task\":false,\"completed\":".utf8)
+    private static let completedTrue: [UInt8] = Array("true,\"priority\":".utf8)
+    private static let completedFalse: [UInt8] = Array("false,\"priority\":".utf8)
+    private static let completionDateKey: [UInt8] = Array(",\"completion_date\":".utf8)
+    private static let creationDateKey: [UInt8] = Array(",\"creation_date\":".utf8)
+    private static let bodyKey: [UInt8] = Array(",\"body\":".utf8)
+    private static let null: [UInt8] = Array("null".utf8)
+
+    /// Writes a non-negative integer in decimal, as `String(number)` spells it.
+    mutating func decimal(_ number: Int) {
+        guard number > 0 else { bytes.append(0x30); return }
+        var digits: (UInt64, UInt64) = (0, 0)
+        var count = 0
+        var rest = number
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while rest > 0 && count < 16 {
+                buffer[count] = UInt8(0x30 + rest % 10)
+                rest /= 10
+                count += 1
+            }
+        }
+        if rest > 0 { raw(String(number)); return }
+        withUnsafeBytes(of: &digits) { buffer in
+            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+        }
+    }
+
+    /// Writes a date as `optional(date?.description)` does: quoted `TodoDate.bytes`, or `null`.
+    mutating func date(_ date: TodoDate?) {
+        guard let date else { bytes += JSONWriter.null; return }
+        // The digits exactly as `TodoDate.bytes` writes them.
+        func put(_ value: Int, _ width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                bytes.append(UInt8(truncatingIfNeeded: 0x30 + rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        bytes.append(0x22)
+        put(date.year, 4); bytes.append(0x2D)
+        put(date.month, 2); bytes.append(0x2D)
+        put(date.day, 2)
+        bytes.append(0x22)
     }
 
     /// Writes ASCII bytes as a JSON string, escaped as `string(_:)` escapes them.

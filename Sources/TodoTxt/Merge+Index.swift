@@ -76,9 +76,10 @@ struct MergeIndex {
 
     /// The entry of `key` (created if new), with the line `side` already had for it, if any.
     /// One hash of `key` (`MergeKeyTable`).
-    mutating func entry(for key: MergeKey, side: Int) -> (entry: Int, previous: Int?) {
+    /// `hint`: a guess at the entry (`MergeKeyTable.entry(for:inserting:hint:)`); any value is safe.
+    mutating func entry(for key: MergeKey, side: Int, hint: Int? = nil) -> (entry: Int, previous: Int?) {
         let fresh = entryCount
-        let entry = entryOfKey.entry(for: key, inserting: fresh)
+        let entry = entryOfKey.entry(for: key, inserting: fresh, hint: hint)
         if entry == fresh { slots.append(contentsOf: repeatElement(-1, count: sideCount)) }
         let previous = slots[entry * sideCount + side]
         return (entry, previous < 0 ? nil : Int(previous))

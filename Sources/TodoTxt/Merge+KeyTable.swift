@@ -33,13 +33,19 @@ struct MergeKeyTable {
 
     /// The entry of `key`; when absent, `key` is added as entry `fresh`, which must be the number of
     /// keys held so far.
-    mutating func entry(for key: MergeKey, inserting fresh: Int) -> Int {
-        if !hashesUIDsAsStrings, case .uid(let uid) = key, !uid.utf8.allSatisfy({ $0 < 0x80 }) {
+    ///
+    /// `hint` is a guess at the entry (the entry after the previous line's: the inputs of a merge
+    /// mostly hold the same lines in the same order). When the guessed entry's key is `key`, that is
+    /// its entry (each key has one entry), found without hashing or probing.
+    mutating func entry(for key: MergeKey, inserting fresh: Int, hint: Int? = nil) -> Int {
+        if let hint, hint >= 0, hint < keys.count, keys[hint] == key { return hint }
+        var (hashed, isNonASCIIUID) = hashAndCheck(key)
+        if isNonASCIIUID && !hashesUIDsAsStrings {
             hashesUIDsAsStrings = true
             hashes = keys.map(hash)
             rebuild(size: buckets.count)
+            hashed = hash(key)
         }
-        let hashed = hash(key)
         let mask = buckets.count - 1
         var bucket = Int(truncatingIfNeeded: hashed) & mask
         while true {
@@ -69,14 +75,20 @@ struct MergeKeyTable {
 
     /// The key's hash: of its bytes (and occurrence), or `String.hashValue` for uids once a non-ASCII
     /// uid has been seen.
-    private func hash(_ key: MergeKey) -> UInt64 {
+    private func hash(_ key: MergeKey) -> UInt64 { hashAndCheck(key).hash }
+
+    /// `hash(key)`, and whether the key is a uid with a byte outside ASCII (one pass over its bytes).
+    private func hashAndCheck(_ key: MergeKey) -> (hash: UInt64, isNonASCIIUID: Bool) {
         switch key {
         case .uid(let uid):
-            if hashesUIDsAsStrings { return UInt64(bitPattern: Int64(uid.hashValue)) }
             var text = uid
-            return text.withUTF8 { MergeKeyTable.hashBytes($0, seed: 0x5555_AAAA_0F0F_F0F0) }
+            let (bytesHash, isASCII) = text.withUTF8 {
+                (MergeKeyTable.hashBytes($0, seed: 0x5555_AAAA_0F0F_F0F0), ByteScanning.isASCII($0))
+            }
+            if hashesUIDsAsStrings { return (UInt64(bitPattern: Int64(uid.hashValue)), !isASCII) }
+            return (bytesHash, !isASCII)
         case .text(let bytes, let occurrence):
-            return bytes.withUnsafeBufferPointer { MergeKeyTable.hashBytes($0, seed: UInt64(truncatingIfNeeded: occurrence)) }
+            return (bytes.withUnsafeBufferPointer { MergeKeyTable.hashBytes($0, seed: UInt64(truncatingIfNeeded: occurrence)) }, false)
         }
     }
 

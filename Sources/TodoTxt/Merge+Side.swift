@@ -37,7 +37,7 @@ struct MergeSide {
         document.withLineBuffers { line, buffer in
             if let uid = MergeSide.uid(of: buffer) {
                 let key = MergeKey.uid(uid)
-                let (entry, previous) = index.entry(for: key, side: side)
+                let (entry, previous) = index.entry(for: key, side: side, hint: entries.last.map { $0 + 1 })
                 keys.append(key)
                 entries.append(entry)
                 if descends && index.baseRepeats(uid) { heldRepeatedlyInBase[uid, default: []].append(line) }
@@ -52,7 +52,7 @@ struct MergeSide {
             let occurrence = occurrences[bytes, default: 0]
             occurrences[bytes] = occurrence + 1
             let key = MergeKey.text(bytes, occurrence)
-            let entry = index.entry(for: key, side: side).entry
+            let entry = index.entry(for: key, side: side, hint: entries.last.map { $0 + 1 }).entry
             index.set(entry: entry, side: side, line: line)
             keys.append(key)
             entries.append(entry)

@@ -45,24 +45,48 @@ extension BasicRegex {
             }
             self.code = code
             self.ignoreCase = ignoreCase
-            // One one-byte text per ASCII byte: `Matcher.single` on it is the program's test of that character.
-            let byteMatchers = (0..<128).map { Matcher(text: [UInt8($0)], ignoreCase: ignoreCase, groupCount: 0) }
+            // Which consuming instructions each ASCII byte passes (`Matcher.single` on a one-byte
+            // text is the program's test of that character), as a bit set; bytes with the same
+            // bits lead every state to the same next state, so each state is stepped once per such
+            // class of bytes, not once per byte.
+            var passes = [[Bool]](repeating: [Bool](repeating: false, count: code.count), count: 128)
+            for byte in 0..<128 {
+                let matcher = Matcher(text: [UInt8(byte)], ignoreCase: ignoreCase, groupCount: 0)
+                for (pc, instruction) in code.enumerated() {
+                    if case .consume(let node) = instruction { passes[byte][pc] = matcher.single(node, at: 0) != nil }
+                }
+            }
+            var classOfByte = [Int](repeating: 0, count: 128)
+            var representatives: [Int] = []
+            var classOfPasses: [[Bool]: Int] = [:]
+            for byte in 0..<128 {
+                if let known = classOfPasses[passes[byte]] {
+                    classOfByte[byte] = known
+                } else {
+                    classOfPasses[passes[byte]] = representatives.count
+                    classOfByte[byte] = representatives.count
+                    representatives.append(byte)
+                }
+            }
             var sets: [[Int32]] = [Self.closure(of: [], code)]
             var stateOfSet: [[Int32]: Int32] = [sets[0]: 0]
             var transitions: [Int32] = []
+            transitions.reserveCapacity(128 * 8)
             var state = 0
+            var nextOfClass = [Int32](repeating: 0, count: representatives.count)
             while state < sets.count {
-                for byte in 0..<128 {
-                    let next = Self.step(sets[state], code) { byteMatchers[byte].single($0, at: 0) != nil }
+                for (number, byte) in representatives.enumerated() {
+                    let next = Self.step(sets[state], code) { _, pc in passes[byte][pc] }
                     if let known = stateOfSet[next] {
-                        transitions.append(known)
+                        nextOfClass[number] = known
                     } else {
                         guard sets.count < Self.stateLimit else { return nil }
                         stateOfSet[next] = Int32(sets.count)
-                        transitions.append(Int32(sets.count))
+                        nextOfClass[number] = Int32(sets.count)
                         sets.append(next)
                     }
                 }
+                for byte in 0..<128 { transitions.append(nextOfClass[classOfByte[byte]]) }
                 state += 1
             }
             self.sets = sets
@@ -95,7 +119,7 @@ extension BasicRegex {
                     matcher = real
                     let from = state >= 0 ? sets[state] : set
                     let here = position
-                    let next = Self.step(from, code) { real.single($0, at: here) != nil }
+                    let next = Self.step(from, code) { node, _ in real.single(node, at: here) != nil }
                     position += BasicRegex.scalar(in: text, at: position).1
                     if let known = stateOfSet[next] {
                         state = Int(known)
@@ -113,13 +137,13 @@ extension BasicRegex {
         }
 
         /// The set after one character: every thread at a consuming instruction whose test
-        /// `consumes` passes moves on, and a new thread starts; all closed over jumps and splits.
-        private static func step(_ set: [Int32], _ code: [Program.Instruction], consumes: (Node) -> Bool) -> [Int32] {
+        /// `consumes` (given the node and its instruction number) passes moves on, and a new thread starts; all closed over jumps and splits.
+        private static func step(_ set: [Int32], _ code: [Program.Instruction], consumes: (Node, Int) -> Bool) -> [Int32] {
             var moved: [Int32] = []
             for pc in set {
                 switch code[Int(pc)] {
                 case .consume(let node):
-                    if consumes(node) { moved.append(pc + 1) }
+                    if consumes(node, Int(pc)) { moved.append(pc + 1) }
                 case .consumeAnything:
                     moved.append(pc + 1)
                 case .match, .split, .jump, .assert:
