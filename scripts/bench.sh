@@ -9,6 +9,8 @@
 #                  (options after `--` go to it: --sizes 10k,100k,1M --seed N --runs N --sections a,b --strict)
 #   todo-sort      whole process: `todo sort FILE` against the awk pair on 1M lines, and on 100 lines
 #   merge          three-way merge of 100k lines
+#   commands       whole process on 1M lines: `todo merge`, `reconcile`, `export` against `todo sort`
+#                  (≤ 3× its time and memory), `todo ls REGEX` against `grep -i` (≤ 5× its time)
 #   watch-latency  `todo watch`: save → sorted file on disk
 #   todosh         `todo` as todo.sh against genuine todo.sh (/usr/bin/todo-txt or $TODOSH_GENUINE)
 #   write-path     `todo add`, `todo do N` against genuine todo.sh's, and `todo ls` peak memory, on 1M lines
@@ -23,11 +25,11 @@ while [[ $# -gt 0 ]]; do
     if [[ "$1" == -- ]]; then shift; library_options=("$@"); break; fi
     sections+=("$1"); shift
 done
-[[ ${#sections[@]} -eq 0 ]] && sections=(library todo-sort merge watch-latency todosh write-path ui)
+[[ ${#sections[@]} -eq 0 ]] && sections=(library todo-sort merge commands watch-latency todosh write-path ui)
 for section in "${sections[@]}"; do
     case "$section" in
-        library|todo-sort|merge|watch-latency|todosh|write-path|ui) ;;
-        *) echo "bench.sh: unknown section '$section' (library, todo-sort, merge, watch-latency, todosh, write-path, ui)" >&2; exit 2 ;;
+        library|todo-sort|merge|commands|watch-latency|todosh|write-path|ui) ;;
+        *) echo "bench.sh: unknown section '$section' (library, todo-sort, merge, commands, watch-latency, todosh, write-path, ui)" >&2; exit 2 ;;
     esac
 done
 swift build -c release --static-swift-stdlib --product TodoBench >&2 || exit 2
@@ -46,6 +48,7 @@ for section in "${sections[@]}"; do
         library) "$bin/TodoBench" "${library_options[@]}" || status=1 ;;
         todo-sort) "$bin/TodoBench" todo-sort --todo "$bin/todo" || status=1 ;;
         merge) "$bin/TodoBench" merge || status=1 ;;
+        commands) "$bin/TodoBench" commands --todo "$bin/todo" || status=1 ;;
         watch-latency) "$bin/TodoBench" watch-latency || status=1 ;;
         todosh) "$bin/TodoBench" todosh "$bin/todo" || status=1 ;;
         write-path) "$bin/TodoBench" write-path "$bin/todo" || status=1 ;;

@@ -74,13 +74,13 @@ private extension SplitMix64 {
 }
 
 /// One generated version: its bytes and what was done to make it.
-private struct MergeBenchVersion {
+struct MergeBenchVersion {
     var bytes: [UInt8]
     var lines: Int
     var edits: Int
 }
 
-private enum MergeBenchFiles {
+enum MergeBenchFiles {
     static let words = ["call", "mom", "pay", "rent", "buy", "milk", "book", "dentist", "plan", "trip", "fix", "bike",
                         "email", "report", "review", "draft", "clean", "garage", "renew", "passport", "order", "parts"]
     static let projects = ["+home", "+work", "+trip", "+garden", "+taxes"]
@@ -104,14 +104,15 @@ private enum MergeBenchFiles {
         return Array(text.utf8)
     }
 
-    static func base(lines: Int, _ random: inout SplitMix64) -> MergeBenchVersion {
+    /// BASE: `lines` tasks, a fifth completed; sorted (completed last) unless `sorted` is false.
+    static func base(lines: Int, sorted: Bool = true, _ random: inout SplitMix64) -> MergeBenchVersion {
         var document = TodoDocument()
         for number in 0..<lines {
             var line = task(uid: uid("b", number), &random)
             if random.percent(20) { line = TodoItem(line).completed(on: date(&random)) ?? line }
             document.appendLine(line)
         }
-        let bytes = document.sorted().rendered()
+        let bytes = sorted ? document.sorted().rendered() : document.rendered()
         return MergeBenchVersion(bytes: bytes, lines: lines, edits: 0)
     }
 

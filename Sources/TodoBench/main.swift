@@ -2,6 +2,7 @@
 //
 //   TodoBench [--sizes 10k,100k,1M] [--seed N] [--runs N] [--sections name,name] [--strict]
 //   TodoBench todo-sort [--lines 1M] [--runs N] [--small-runs N] [--seed N] [--todo PATH]
+//   TodoBench commands [--lines 1M] [--runs N] [--seed N] [--todo PATH]
 //   TodoBench watch-latency | todosh [TODO_BINARY] | write-path [TODO_BINARY] | ui [TODO_BINARY] | merge
 //
 // The first form is the library table below; the others are whole-process and merge sections, each
@@ -276,6 +277,44 @@ func runTodoSortCommand(_ arguments: ArraySlice<String>) -> Int32 {
     return ok ? 0 : 1
 }
 
+/// `TodoBench commands [--lines N] [--runs N] [--seed N] [--todo PATH]`, and its generating child
+/// `TodoBench --generate-commands DIR --lines N --seed N`.
+func runCommandsCommand(_ arguments: ArraySlice<String>) -> Int32 {
+    var options = CommandsBenchOptions()
+    var todoBinary = watchLatencyTodoBinary()
+    var generateDirectory: String?
+    var rest = arguments
+    func value(_ flag: String) -> String {
+        guard let next = rest.popFirst() else { fail("\(flag) needs a value") }
+        return next
+    }
+    if rest.popFirst() == "--generate-commands" { generateDirectory = value("--generate-commands") }
+    while let argument = rest.popFirst() {
+        switch argument {
+        case "--lines":
+            guard let lines = parseSize(Substring(value(argument))) else { fail("--lines needs a size such as 1M") }
+            options.lines = lines
+        case "--runs":
+            guard let runs = Int(value(argument)), runs >= 1 else { fail("--runs needs a positive integer") }
+            options.runs = runs
+        case "--seed":
+            guard let seed = UInt64(value(argument)) else { fail("--seed needs a non-negative integer") }
+            options.seed = seed
+        case "--todo":
+            todoBinary = value(argument)
+        default:
+            fail("commands: unknown argument '\(argument)'")
+        }
+    }
+    if let generateDirectory {
+        generateCommandsBenchFiles(directory: generateDirectory, lines: options.lines, seed: options.seed)
+        return 0
+    }
+    let (report, ok) = runCommandsBenchmark(todoBinary: todoBinary, options: options)
+    print(report, terminator: "")
+    return ok ? 0 : 1
+}
+
 let subcommandArguments = CommandLine.arguments.dropFirst()
 switch subcommandArguments.first {
 case "watch-latency":
@@ -300,6 +339,8 @@ case "merge":
     exit(0)
 case "todo-sort":
     exit(runTodoSortCommand(subcommandArguments.dropFirst()))
+case "commands", "--generate-commands":
+    exit(runCommandsCommand(subcommandArguments))
 default:
     break
 }

@@ -1,5 +1,5 @@
 // The filter target's outside reference: real GNU grep on the same lines.
-import Foundation
+@preconcurrency import Glibc
 import TodoTxt
 
 /// Runs `grep -G -i -n` (what todo.sh runs for a listing's term) in the C.UTF-8 locale on an
@@ -15,7 +15,7 @@ public struct GrepReference: Sendable {
         /// grep and the engine selected the same lines.
         case agrees
         /// The term is none todo.sh could pass (a NUL, empty, not UTF-8), or grep gave no answer
-        /// within `timeout`: nothing compared.
+        /// within `timeoutSeconds`: nothing compared.
         case skipped
         /// grep refused the pattern (exit 2) with this message, and so does `BasicRegex.syntaxError`.
         case rejected(String)
@@ -25,18 +25,18 @@ public struct GrepReference: Sendable {
         case disagrees(engine: [Int], grep: [Int])
     }
 
-    private let executable: URL
+    /// The path of grep.
+    private let executable: String
 
-    /// How long grep may take on one input: the fuzz target's own timeout (`scripts/fuzz.sh`).
-    static let timeout: DispatchTimeInterval = .seconds(20)
+    /// How long grep may take on one input, in seconds: the fuzz target's own timeout (`scripts/fuzz.sh`).
+    static let timeoutSeconds = 20.0
 
-    /// Nil when no `grep` is on the PATH.
-    public init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let directories = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        guard let path = directories.map({ "\($0)/grep" }).first(where: FileManager.default.isExecutableFile) else {
-            return nil
-        }
-        executable = URL(fileURLWithPath: path)
+    /// Nil when no `grep` is on the PATH (the process's own PATH, or /usr/bin:/bin without one).
+    public init?() {
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
+        let candidates: [String] = path.split(separator: ":").map { "\($0)/grep" }
+        guard let found = candidates.first(where: { access($0, X_OK) == 0 }) else { return nil }
+        executable = found
     }
 
     /// Compares grep and the engine on one filter input (cut to the target's limits first).
@@ -99,44 +99,126 @@ public struct GrepReference: Sendable {
     }
 
     /// Runs grep; its selection, or its complaint when it refuses the pattern (exit status 2).
-    private func run(_ pattern: String, on lines: [[UInt8]]) throws -> Result<[Int], GrepRefusal>? {
-        // The lines go in a file, not a pipe: grep refusing a pattern exits before reading, and a
-        // write into the closed pipe would kill this process with SIGPIPE.
-        let linesFile = FileManager.default.temporaryDirectory
-            .appendingPathComponent("todo-grep-check-\(ProcessInfo.processInfo.processIdentifier)-\(UInt64.random(in: 0...UInt64.max))")
-        var text = Data()
-        for line in lines { text.append(contentsOf: line + [0x0A]) }
-        try text.write(to: linesFile)
-        defer { try? FileManager.default.removeItem(at: linesFile) }
-
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["-G", "-i", "-n", "-a", "-e", pattern, "--", linesFile.path]
-        process.environment = ["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"]
-        let output = Pipe(), errors = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // grep itself can take minutes and gigabytes on a term the engine answers at once
-        // (`\*r****\{4622\}*9:`): past the fuzz target's own timeout it is stopped, and gives no
-        // answer.
-        let timeout = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.timeout, execute: timeout)
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let complaint = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        timeout.cancel()
-        if process.terminationReason == .uncaughtSignal { return nil }
-        if process.terminationStatus == 2 {
-            return .failure(GrepRefusal(message: String(decoding: complaint, as: UTF8.self)
-                .trimmingCharacters(in: .whitespacesAndNewlines)))
+    ///
+    /// Spawned with `posix_spawn`, not Foundation's `Process`: `Process` leaves an allocation that
+    /// LeakSanitizer reports at exit, which stopped the `filter` target under ASan after a dozen
+    /// executions (docs/notes/fuzzing.md). The lines, grep's output and its complaint go through
+    /// unlinked temporary files, never pipes: grep refusing a pattern exits before reading (a write
+    /// into a closed pipe would kill this process with SIGPIPE), and nothing can fill up and block.
+    private func run(_ pattern: String, on lines: [[UInt8]]) throws(GrepSpawnError) -> Result<[Int], GrepRefusal>? {
+        var text: [UInt8] = []
+        for line in lines { text += line + [0x0A] }
+        let input = try GrepScratchFile(holding: text)
+        let output = try GrepScratchFile(holding: [])
+        let errors = try GrepScratchFile(holding: [])
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input.descriptor, 0)
+        posix_spawn_file_actions_adddup2(&actions, output.descriptor, 1)
+        posix_spawn_file_actions_adddup2(&actions, errors.descriptor, 2)
+        // The lines are grep's standard input (`-`), named `(standard input)` in nothing it prints
+        // with -n alone.
+        let argv = [executable, "-G", "-i", "-n", "-a", "-e", pattern, "--", "-"]
+        let environment = ["LC_ALL=C.UTF-8", "PATH=/usr/bin:/bin"]
+        let cArguments = argv.map { strdup($0) } + [nil]
+        let cEnvironment = environment.map { strdup($0) } + [nil]
+        defer {
+            cArguments.forEach { free($0) }
+            cEnvironment.forEach { free($0) }
         }
-        return .success(printed.split(separator: 0x0A).compactMap { line -> Int? in
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, cArguments, cEnvironment)
+        guard spawned == 0 else { throw GrepSpawnError(message: "posix_spawn \(executable): \(String(cString: strerror(spawned)))") }
+        // grep itself can take minutes and gigabytes on a term the engine answers at once
+        // (`\*r****\{4622\}*9:`): past the fuzz target's own timeout it is killed, and gives no
+        // answer. Polled: no thread and no signal handler in the fuzzing process.
+        guard let status = Self.wait(for: pid, seconds: Self.timeoutSeconds) else { return nil }
+        let signalled = (status & 0x7f) != 0
+        if signalled { return nil }
+        let exitStatus = (status >> 8) & 0xff
+        if exitStatus == 2 {
+            let message = String(decoding: errors.contents(), as: UTF8.self)
+            let first = message.firstIndex { !$0.isWhitespace } ?? message.endIndex
+            let last = message.lastIndex { !$0.isWhitespace }.map(message.index(after:)) ?? first
+            return .failure(GrepRefusal(message: String(message[first..<max(first, last)])))
+        }
+        return .success(output.contents().split(separator: 0x0A).compactMap { line -> Int? in
             guard let colon = line.firstIndex(of: 0x3A) else { return nil }
             return Int(String(decoding: line[line.startIndex..<colon], as: UTF8.self))
         })
     }
+
+    /// Waits for `pid`, polling with a growing pause (50 µs up to 5 ms); kills it with SIGKILL and
+    /// reaps it after `seconds`. The raw wait status, or nil when it was killed for taking too long.
+    private static func wait(for pid: pid_t, seconds: Double) -> Int32? {
+        var status: Int32 = 0
+        var start = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &start)
+        var pause = 50_000
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { return status }
+            if reaped < 0 && errno != EINTR { return nil }
+            var current = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &current)
+            if Double(current.tv_sec - start.tv_sec) + Double(current.tv_nsec - start.tv_nsec) / 1e9 > seconds {
+                kill(pid, SIGKILL)
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                return nil
+            }
+            var interval = timespec(tv_sec: 0, tv_nsec: pause)
+            nanosleep(&interval, nil)
+            pause = min(pause * 2, 5_000_000)
+        }
+    }
+}
+
+/// Why grep could not be run at all (no temporary file, spawn refused).
+struct GrepSpawnError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+/// An unlinked temporary file, open read-write, closed when the value goes away.
+private final class GrepScratchFile {
+    let descriptor: Int32
+
+    /// A new file in `TMPDIR` (or /tmp) holding `bytes`, positioned at its start.
+    init(holding bytes: [UInt8]) throws(GrepSpawnError) {
+        var directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        if directory.isEmpty { directory = "/tmp" }
+        var template = Array("\(directory)/todo-grep-check-XXXXXX".utf8CString)
+        let opened = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard opened >= 0 else { throw GrepSpawnError(message: "mkstemp in \(directory): \(String(cString: strerror(errno)))") }
+        descriptor = opened
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, bytes.count - written) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw GrepSpawnError(message: "write to a temporary file: \(String(cString: strerror(errno)))") }
+            written += count
+        }
+        lseek(descriptor, 0, SEEK_SET)
+    }
+
+    /// Everything in the file, from its start.
+    func contents() -> [UInt8] {
+        lseek(descriptor, 0, SEEK_SET)
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            bytes += chunk[0..<count]
+        }
+        return bytes
+    }
+
+    deinit { close(descriptor) }
 }
 
 /// grep's message when it refuses a pattern.

@@ -74,6 +74,22 @@ enum ByteScanning {
     }
 
     @inline(__always)
+    /// Whether every byte is below 0x80, tested eight bytes at a time.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        while index + 8 <= bytes.count {
+            if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            if base[index] >= 0x80 { return false }
+            index += 1
+        }
+        return true
+    }
+
     static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
 
     @inline(__always)

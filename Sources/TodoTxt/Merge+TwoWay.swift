@@ -11,9 +11,11 @@ struct TwoWayMerger {
     let index: MergeIndex
     let doneUIDs: Set<String>
     var reports: [MergeReport] = []
-    /// How many lines of the file and of the copy hold each exact content; built on the first
-    /// difference that cannot be merged (rare), so a clean merge never pays for it.
-    private var lineCounts: [ArraySlice<UInt8>: Int]?
+    /// How many lines of the file and of the copy hold each exact content, among the lines that
+    /// hold `conflict:` (every marked version does); built on the first difference that cannot be
+    /// merged, so a clean merge never pays for it, and over those lines only, so that it stays small
+    /// however large the file.
+    private var markedLineCounts: [ArraySlice<UInt8>: Int]?
 
     init(file: TodoDocument, copy: TodoDocument, doneUIDs: Set<String>) {
         var index = MergeIndex(sideCount: 2, capacity: file.lineCount + copy.lineCount)
@@ -106,18 +108,34 @@ struct TwoWayMerger {
     /// copy line with these bytes either matches an identical file line or is added (a line keyed by
     /// its bytes is never dropped as archived).
     private mutating func isElsewhere(_ content: ArraySlice<UInt8>, besides: [ArraySlice<UInt8>]) -> Bool {
-        let counts = lineCounts ?? countLines()
-        lineCounts = counts
         let own = besides.filter { sameBytes($0, content) }.count
+        // A marked version holds its `conflict:` tag; lines without one cannot equal it.
+        guard Self.holdsConflictTag(content) else { return countLines(where: { _ in true })[content, default: 0] > own }
+        let counts = markedLineCounts ?? countLines(where: Self.holdsConflictTag)
+        markedLineCounts = counts
         return counts[content, default: 0] > own
     }
 
-    /// The content counts of every line of both inputs.
-    private func countLines() -> [ArraySlice<UInt8>: Int] {
+    /// The content counts of the lines of both inputs that pass `include`.
+    private func countLines(where include: (ArraySlice<UInt8>) -> Bool) -> [ArraySlice<UInt8>: Int] {
         var counts: [ArraySlice<UInt8>: Int] = [:]
         for side in [file, copy] {
-            for line in 0..<side.document.lineCount { counts[side.content(line), default: 0] += 1 }
+            for line in 0..<side.document.lineCount where include(side.content(line)) {
+                counts[side.content(line), default: 0] += 1
+            }
         }
         return counts
+    }
+
+    private static let conflictTag: [UInt8] = Array("conflict:".utf8)
+
+    /// Whether `content` holds the bytes `conflict:` (a vector search: it runs on every line once).
+    private static func holdsConflictTag(_ content: ArraySlice<UInt8>) -> Bool {
+        content.withUnsafeBufferPointer { line in
+            conflictTag.withUnsafeBufferPointer { needle in
+                guard let base = line.baseAddress else { return false }
+                return ByteSearch.firstIndex(of: needle, in: base, from: 0, to: line.count) < line.count
+            }
+        }
     }
 }

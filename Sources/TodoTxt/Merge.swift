@@ -213,7 +213,7 @@ extension TodoMerge {
     /// - Complexity: O(n) expected in the total number of lines.
     public static func twoWay(file: TodoDocument, copy: TodoDocument, doneUIDs: Set<String>) -> MergeResult {
         let fileBytes = file.rendered()
-        if fileBytes == copy.rendered() {
+        if sameBytes(fileBytes[...], copy.rendered()[...]) {
             return MergeResult(document: TodoDocument(bytes: fileBytes), conflicts: [], reports: [])
         }
         var merger = TwoWayMerger(file: file, copy: copy, doneUIDs: doneUIDs)

@@ -10,7 +10,8 @@ enum ExportAction {
         parsed: { invocation, parsed, _ throws(CLIError) in
             let path = invocation.todoFilePath(explicit: parsed.positionals.first)
             let document = TodoDocument(bytes: try invocation.files.read(path))
-            invocation.io.writeOutput(document.exportJSONLines())
+            // Written as it is made, in pieces: the whole export is several times the file's size.
+            document.exportJSONLines { invocation.io.writeOutput($0) }
             return 0
         })
 }

@@ -9,7 +9,8 @@
 /// the C.UTF-8 locale (`é` matches `É`; `[[:alpha:]]` matches `é`), as grep does in UTF-8 locales.
 ///
 /// A pattern without metacharacters is searched as a plain substring; one without back-references
-/// runs as an automaton (BasicRegex+Automaton.swift), in time linear in the text; only a pattern
+/// runs as an automaton (BasicRegex+Automaton.swift), in time linear in the text, and whether it
+/// matches at all is mostly a table walk (BasicRegex+SearchAutomaton.swift); only a pattern
 /// with back-references backtracks.
 package struct BasicRegex: Sendable {
     indirect enum Node: Sendable {
@@ -37,6 +38,9 @@ package struct BasicRegex: Sendable {
     /// matching takes time linear in the text, whatever the pattern (`.**` or `\(a*\)*b` made the
     /// backtracking matcher exponential).
     private let program: Program?
+    /// `program` determinised for "matches anywhere?" (BasicRegex+SearchAutomaton.swift), when it has
+    /// no assertion and is small enough: what a listing asks of every line.
+    private let automaton: SearchAutomaton?
     /// For a pattern with back-references: an automaton that reads each one as any text, so it
     /// matches wherever the pattern could. A line it rejects needs no backtracking (grep's own
     /// shortcut); on the others, the backtracking matcher decides within `backtrackingBudget`.
@@ -64,6 +68,7 @@ package struct BasicRegex: Sendable {
         alternatives = parser.parseAlternatives(topLevel: true)
         groupCount = parser.groupCount
         program = Program(alternatives)
+        automaton = program.flatMap { SearchAutomaton($0, ignoreCase: ignoreCase) }
         superset = program == nil ? Program(alternatives, backReferencesMatchAnything: true) : nil
     }
 
@@ -89,6 +94,7 @@ package struct BasicRegex: Sendable {
         if let plainText {
             return text.withUnsafeBufferPointer { BasicRegex.contains($0, plainText, ignoreCase: ignoreCase) }
         }
+        if let automaton { return automaton.matches(text) }
         if let program {
             return program.firstMatch(Matcher(text: text, ignoreCase: ignoreCase, groupCount: 0), from: 0, longest: false) != nil
         }
