@@ -6,8 +6,8 @@
 /// Why the file, and opened for writing:
 /// - only a process that can write the file can take it. The earlier lock, `flock` on the
 ///   directory, could be taken by anyone who could read the directory, which blocked every writer
-///   and was reported as "another todo process" (issue 24).
-/// - it creates nothing (issue 12: the `.NAME.lock` sidecars of earlier versions were committed
+///   and was reported as "another todo process".
+/// - it creates nothing (the `.NAME.lock` sidecars of earlier versions were committed
 ///   and synced).
 /// - replacement renames a new inode over the file, so a lock on the old inode would protect
 ///   nothing from then on: after taking it, the path is checked to still name the locked inode,

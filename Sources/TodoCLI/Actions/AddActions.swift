@@ -118,7 +118,7 @@ enum AddActions {
                 newLine(texts[index], creationDate: creationDate, uid: candidates.isEmpty ? nil : candidates[index],
                         priorityOnAdd: priorityOnAdd)
             }
-            try invocation.files.appendDurably(path, scan.bytesAppending(lines.map { $0[...] }))
+            try invocation.files.appendDurably(path, scan.bytesAppending(lines.map { $0[...] }), warn: invocation.warn)
             return (scan.lineCount + 1, lines)
         }
     }
@@ -129,7 +129,7 @@ enum AddActions {
                                  priorityOnAdd: Priority?, _ invocation: Invocation) throws(CLIError) -> (Int, [[UInt8]]) {
         let done = try invocation.files.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) }
         var added: [[UInt8]] = []
-        let first = try invocation.files.appendLines(path, lockTimeout: invocation.lockTimeout) { existing throws(CLIError) in
+        let first = try invocation.files.appendLines(path, lockTimeout: invocation.lockTimeout, warn: invocation.warn) { existing throws(CLIError) in
             try TodoFileEdit.refuseConflictMarkers(existing, path: path)
             var document = TodoDocument(bytes: existing)
             var generator = UIDRandomness(environment: invocation.environment)

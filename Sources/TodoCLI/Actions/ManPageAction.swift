@@ -17,7 +17,7 @@ enum ManPageAction {
         ("DONE_FILE", "the done file (default: done.txt beside the todo file)."),
         ("REPORT_FILE", "the file report appends to (default: report.txt beside the todo file)."),
         ("TODOTXT_CFG_FILE", "a todo.sh config file, read for the files and the TODOTXT_* settings."),
-        ("TODO_LOCK_TIMEOUT", "seconds a command waits for another todo process's lock (default 5; 0 to 86400)."),
+        ("TODO_LOCK_TIMEOUT", "seconds a command waits for a file's writers' lock (default 5; 0 to 86400)."),
         ("TODO_MAX_FILE_SIZE", "the largest file read or rewritten: bytes, or with K, M or G (2G); default 1G."),
         ("TODO_WATCH_SETTLE", "seconds a file must be quiet before watch reads it (default 0.15)."),
         ("TODOTXT_DATE_ON_ADD", "0: add writes no creation date."),

@@ -13,7 +13,7 @@ struct FileAccess: Sendable {
 
     init(fileSystem: FileSystem) { self.fileSystem = fileSystem }
 
-    /// How long a command waits for another todo process's lock before giving up (docs/files.md §2:
+    /// How long a command waits for the file's writers' lock before giving up (docs/files.md §2:
     /// never wait forever). `TODO_LOCK_TIMEOUT` (seconds) overrides it.
     static func lockTimeout(_ environment: [String: String]) -> Duration {
         guard let text = environment["TODO_LOCK_TIMEOUT"], !text.isEmpty else { return .seconds(5) }
@@ -131,7 +131,7 @@ struct FileAccess: Sendable {
     }
 
     /// Runs `body` holding the writers' lock of `path`, waiting at most `timeout` for it. Several
-    /// steps that must not interleave with another todo process (archive: append to done, then
+    /// steps that must not interleave with another writer (archive: append to done, then
     /// replace todo) run inside one `withLock`.
     static func withLock<T>(_ path: String, timeout: Duration = .seconds(5),
                             _ body: () throws(CLIError) -> T) throws(CLIError) -> T {
@@ -198,11 +198,23 @@ struct FileAccess: Sendable {
 
     /// Appends `bytes` to `path` with `O_APPEND` and syncs them (`FileSystem.appendDurably`), the
     /// file created when missing; the caller holds the writers' lock and has ended the last line.
-    func appendDurably(_ path: String, _ bytes: [UInt8]) throws(CLIError) {
+    /// What an append made by replacement has to tell (docs/files.md section 5) goes to `warn`.
+    func appendDurably(_ path: String, _ bytes: [UInt8], warn: (String) -> Void) throws(CLIError) {
+        let result: AppendResult
         do throws(FileSystemError) {
-            _ = try fileSystem.appendDurably(path, bytes, options: AppendOptions(startOnNewLine: false, createIfMissing: true))
+            result = try fileSystem.appendDurably(path, bytes, options: AppendOptions(startOnNewLine: false, createIfMissing: true))
         } catch {
             throw .failure(error.description)
+        }
+        Self.tell(result, path: path, warn: warn)
+    }
+
+    /// The notes of an append (`AppendResult`): those of a replacement, and a new file whose name
+    /// could not be synced; never silent about a write that is not yet safe from a crash.
+    static func tell(_ result: AppendResult, path: String, warn: (String) -> Void) {
+        for note in result.notes { if let message = message(for: note, path: path) { warn(message) } }
+        if let failure = result.directorySyncFailure, let message = message(for: .notDurable(failure), path: path) {
+            warn(message)
         }
     }
 
@@ -226,7 +238,7 @@ struct FileAccess: Sendable {
     /// Each line ends with the file's dominant terminator (CRLF when every line has one); a last
     /// line without a terminator first gets one. A line ending in CR gets CR LF, so the CR stays its
     /// content. Returns the 1-based number of the first appended line.
-    func appendLines(_ path: String, lockTimeout: Duration,
+    func appendLines(_ path: String, lockTimeout: Duration, warn: (String) -> Void,
                             _ makeLines: ([UInt8]) throws(CLIError) -> [[UInt8]]) throws(CLIError) -> Int {
         try Self.withLock(path, timeout: lockTimeout) { () throws(CLIError) -> Int in
             let existing = try readIfExists(path) ?? []
@@ -235,11 +247,7 @@ struct FileAccess: Sendable {
             let scan = AppendScan(wholeFile: existing)
             guard !lines.isEmpty else { return scan.lineCount + 1 }
             let bytes = scan.bytesAppending(lines.map { $0[...] })
-            do throws(FileSystemError) {
-                _ = try fileSystem.appendDurably(path, bytes, options: AppendOptions(startOnNewLine: false, createIfMissing: true))
-            } catch {
-                throw .failure(error.description)
-            }
+            try appendDurably(path, bytes, warn: warn)
             return scan.lineCount + 1
         }
     }

@@ -104,7 +104,7 @@ struct Invocation {
         return (FileAccess.directoryName(of: todoFile) + "/done.txt", "beside the todo file")
     }
 
-    /// How long to wait for another todo process's lock.
+    /// How long to wait for a file's writers' lock.
     var lockTimeout: Duration { FileAccess.lockTimeout(environment) }
 
     /// Writes a line to stdout.

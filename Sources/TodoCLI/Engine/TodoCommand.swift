@@ -50,6 +50,9 @@ public enum TodoCommand {
                                     environment: environment, io: io, clock: Clock(environment: environment),
                                     files: FileAccess(fileSystem: fileSystem))
         invocation.programPath = programPath
+        if invocation.clock.beyondCalendar {
+            io.printError("\(invocation.programName): \(Clock.beyondCalendarWarning)")
+        }
         do {
             if invocation.programName == "todo.sh" {
                 return try TodoShCommand.run(arguments, &invocation)

@@ -168,15 +168,20 @@ struct TodoShContext {
         let cleaned = content.map { $0 == 0x0A ? 0x20 : $0 }
         var lineCount: Int?
         var entered = false
+        // Part of the line is still in the file (its removal failed too: docs/files.md section 5):
+        // the fallback's rewrite would add it a second time, so that failure is final.
+        var leftInFile: CLIError?
         do throws(CLIError) {
             lineCount = try FileAccess.withLock(path, timeout: settings.lockTimeout) { () throws(CLIError) -> Int? in
                 entered = true
                 var scan = AppendScan()
                 try files.scanInPieces(path, into: &scan)
                 let bytes = scan.bytesAppending([cleaned[...]])
-                do {
-                    try files.appendDurably(path, bytes)
+                do throws(FileSystemError) {
+                    let result = try files.fileSystem.appendDurably(path, bytes, options: AppendOptions(startOnNewLine: false, createIfMissing: true))
+                    FileAccess.tell(result, path: path, warn: warnOfReplacement)
                 } catch {
+                    if case .appendLeftBytes = error { leftInFile = .failure(error.description) }
                     return nil
                 }
                 return scan.lineCount + 1
@@ -188,6 +193,7 @@ struct TodoShContext {
             }
             lineCount = nil
         }
+        if let leftInFile { throw writeFailure(leftInFile) }
         if let lineCount { return lineCount }
         var count = 0
         try update(path) { (document: TodoDocument) throws(CLIError) -> TodoDocument? in

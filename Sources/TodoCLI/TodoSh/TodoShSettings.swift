@@ -28,7 +28,7 @@ struct TodoShSettings: Sendable {
     var sortCommand = TodoShSettings.defaultSortCommand
     /// `TODOTXT_FINAL_FILTER`.
     var finalFilter = "cat"
-    /// How long a writer waits for another todo process's lock (`TODO_LOCK_TIMEOUT`).
+    /// How long a writer waits for the file's writers' lock (`TODO_LOCK_TIMEOUT`).
     var lockTimeout: Duration = .seconds(5)
 
     // MARK: List display
