@@ -115,6 +115,9 @@ private struct TodoShBench {
     init(todoBinary: String) {
         self.todoBinary = todoBinary
         genuine = getenv("TODOSH_GENUINE").map { String(cString: $0) } ?? "/usr/bin/todo-txt"
+        if access(genuine, X_OK) != 0 {
+            fail("genuine todo.sh not found at \(genuine) (apt-get install todotxt-cli, or set TODOSH_GENUINE)")
+        }
         var template = Array("/tmp/todosh-bench-XXXXXX".utf8CString)
         root = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
         home = root + "/home"

@@ -16,9 +16,10 @@ extension TodoShConfig {
     /// Why `path` (a config file bash would run, or an add-on) must not be run, as ssh refuses a
     /// config others can write: it, or the directory holding it, can be changed by someone other
     /// than its user and root. nil when it is safe to run. A directory writable by all but sticky
-    /// (`/tmp`) does not let others replace a file they do not own, so it passes.
+    /// (`/tmp`) does not let others replace a file they do not own, so it passes. Only a regular file
+    /// is judged: `-d /dev/null`, todo.sh's way of running no config, holds nothing to run.
     static func refusal(toRun path: String, as what: String, fileSystem: FileSystem) -> String? {
-        guard let file = fileSystem.status(of: path) else { return nil }
+        guard let file = fileSystem.status(of: path), file.kind == .regular else { return nil }
         let user = ProcessContext.effectiveUserID()
         if file.owner != user && file.owner != 0 {
             return "not running \(what) \(path): it belongs to another user (uid \(file.owner))"
