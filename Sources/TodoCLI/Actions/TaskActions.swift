@@ -46,16 +46,16 @@ enum TaskActions {
     }
 
     /// The `NR TEXT` of `append`, `prepend` and `replace` (a `--` before TEXT is dropped): the text
-    /// checked (blank text is a usage error) before the address is resolved in the file as it is now.
+    /// checked (blank text is a usage error); the address is resolved inside the write, in the file
+    /// as read under the lock.
     static func addressAndText(_ name: String, _ arguments: [String],
-                               _ invocation: inout Invocation) throws(CLIError) -> (TodoFileEdit, TaskTarget, [UInt8]) {
+                               _ invocation: inout Invocation) throws(CLIError) -> (TodoFileEdit, String, [UInt8]) {
         var words = try positionals(arguments, name, &invocation)
         if words.count >= 2, words[1] == "--" { words.remove(at: 1) }
         guard words.count >= 2 else { throw usageError("missing arguments", name, invocation) }
         let text = TodoShActions.taskText(Array(words.dropFirst()))
         guard !isBlank(text) else { throw usageError("the text is empty", name, invocation) }
-        let file = TodoFileEdit(invocation)
-        return (file, try file.targets([words[0]], in: try file.snapshot(), invocation)[0], text)
+        return (TodoFileEdit(invocation), words[0], text)
     }
 
     /// The addresses of `do`, `undo`, `depri` (each argument split at commas and spaces).
@@ -75,21 +75,21 @@ enum TaskActions {
 
     /// `append|prepend NR TEXT`.
     static func appendOrPrepend(_ name: String, _ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
-        let (file, target, text) = try addressAndText(name, arguments, &invocation)
+        let (file, address, text) = try addressAndText(name, arguments, &invocation)
         let joins = delimiters(invocation)
-        var result: (number: Int, line: [UInt8]) = (0, [])
-        try file.write { document throws(CLIError) in
-            let index = try target.locate(in: document, path: file.path)
+        let result = try file.transact({ (document: inout TodoDocument, notices: inout [String]) throws(CLIError) -> (number: Int, line: [UInt8]) in
+            let target = try file.targets([address], in: document, invocation, notices: &notices)[0]
+            let index = target.identity.index
             let item = document.item(at: index)
             do throws(TaskEditError) {
                 let edited = name == "append" ? try item.appendingDescription(text, joinDirectlyBefore: joins)
                                               : try item.prependingDescription(text)
                 document.replaceContent(at: index, with: edited)
-                result = (index + 1, edited)
+                return (index + 1, edited)
             } catch {
                 throw file.failure(error, target)
             }
-        }
+        }, invocation)
         invocation.echoTask(result.number, result.line)
         return 0
     }
@@ -97,19 +97,19 @@ enum TaskActions {
     /// `replace NR TEXT`: the description replaced; completion, dates, priority and uid kept unless
     /// TEXT gives its own.
     static func replace(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
-        let (file, target, text) = try addressAndText("replace", arguments, &invocation)
-        var result: (number: Int, old: [UInt8], new: [UInt8]) = (0, [], [])
-        try file.write { document throws(CLIError) in
-            let index = try target.locate(in: document, path: file.path)
+        let (file, address, text) = try addressAndText("replace", arguments, &invocation)
+        let result = try file.transact({ (document: inout TodoDocument, notices: inout [String]) throws(CLIError) -> (number: Int, old: [UInt8], new: [UInt8]) in
+            let target = try file.targets([address], in: document, invocation, notices: &notices)[0]
+            let index = target.identity.index
             let old = document.content(at: index)
             do throws(TaskEditError) {
                 let new = try document.item(at: index).replacingDescription(with: text)
                 document.replaceContent(at: index, with: new)
-                result = (index + 1, Array(old), new)
+                return (index + 1, Array(old), new)
             } catch {
                 throw file.failure(error, target)
             }
-        }
+        }, invocation)
         invocation.echoTask(result.number, result.old)
         invocation.report("\(invocation.reportPrefix): Replaced task with:")
         invocation.echoTask(result.number, result.new)
@@ -146,24 +146,25 @@ enum TaskActions {
         case refused(CLIError)
     }
 
-    /// The frame every multi-task action shares: resolve the addresses in the file as it is, then one
-    /// write in which `decide` gives each target's outcome in order, given the target's position among
-    /// the addresses and its line now (the write may run again when
-    /// another writer changed the file, so outcomes start afresh each time), then the reports.
-    /// `finishing` runs once per write after the targets (a `rec:` task's next instance).
+    /// The frame every multi-task action shares: one transaction of the todo file
+    /// (`TodoFileEdit.transact`) in which the addresses are resolved on the file as read under the
+    /// lock, then `decide` gives each target's outcome in order, given the target's position among
+    /// the addresses and its line now (the edit may run again when another writer changed the file,
+    /// so outcomes start afresh each time), then the reports.
+    /// `finishing` runs once per edit after the targets (a `rec:` task's next instance).
     static func editEach(_ addresses: [String], _ invocation: Invocation,
-                         finishing: (inout TodoDocument, inout [Outcome]) -> Void = { _, _ in },
+                         finishing: (inout TodoDocument, inout [Outcome]) throws(CLIError) -> Void = { _, _ in },
                          _ decide: (inout TodoDocument, Int, TaskTarget, Int, TodoFileEdit) -> Outcome) throws(CLIError) -> Int32 {
         let file = TodoFileEdit(invocation)
-        let targets = try file.targets(addresses, in: try file.snapshot(), invocation)
-        var outcomes: [Outcome] = []
-        try file.write { document throws(CLIError) in
-            outcomes = []
+        let outcomes = try file.transact({ (document: inout TodoDocument, notices: inout [String]) throws(CLIError) -> [Outcome] in
+            let targets = try file.targets(addresses, in: document, invocation, notices: &notices)
+            var outcomes: [Outcome] = []
             for (position, index) in try locate(targets, in: document, file).enumerated() {
                 outcomes.append(decide(&document, position, targets[position], index, file))
             }
-            finishing(&document, &outcomes)
-        }
+            try finishing(&document, &outcomes)
+            return outcomes
+        }, invocation)
         return finish(outcomes, invocation)
     }
 
@@ -227,14 +228,18 @@ enum TaskActions {
         let addresses = try addresses(arguments, "do", &invocation)
         let settings = TodoNameActions.settings(for: invocation)
         let today = invocation.clock.today
-        let done = try invocation.files.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) }
+        // Read only when a `rec:` task needs a fresh uid, once (a plain `do` never opens it), or up
+        // front for auto-archive.
+        var doneFile = LazyDocument(path: settings.doneFile, files: invocation.files)
+        // Auto-archive writes the done file next: one it cannot read fails `do` before anything is done.
+        if settings.autoArchive { _ = try doneFile.document() }
         // The `rec:` tasks completed in this write, whose next instances `finishing` appends.
         var recurring: [(shown: Int, line: [UInt8])] = []
-        let status = try editEach(addresses, invocation, finishing: { document, outcomes in
+        let status = try editEach(addresses, invocation, finishing: { document, outcomes throws(CLIError) in
             var generator = UIDRandomness(environment: invocation.environment)
             let prefix = TodoShContext.prefix(of: invocation.todoFilePath())
             for (shown, original) in recurring {
-                let uid = UID.generate(using: &generator, unusedIn: document, and: done ?? TodoDocument(bytes: []))
+                let uid = UID.generate(using: &generator, unusedIn: document, and: try doneFile.document())
                 guard let next = TodoItem(original).nextRecurrence(completedOn: today, uid: uid) else { continue }
                 let number = document.appendLine(next) + 1
                 outcomes.append(.changed(number: number, line: next,
@@ -333,6 +338,27 @@ enum TaskActions {
         invocation.echoTask(number, target.content)
         invocation.report("\(prefix): \(number) deleted.")
         return 0
+    }
+
+    /// A file read on first need, then kept: the done file, which only a `rec:` task's fresh uid
+    /// must be checked against. A missing file is an empty document.
+    struct LazyDocument {
+        let path: String
+        let files: FileAccess
+        private var loaded: TodoDocument?
+
+        init(path: String, files: FileAccess) {
+            self.path = path
+            self.files = files
+        }
+
+        /// The document, read the first time it is asked for.
+        mutating func document() throws(CLIError) -> TodoDocument {
+            if let loaded { return loaded }
+            let read = TodoDocument(bytes: try files.readIfExists(path) ?? [])
+            loaded = read
+            return read
+        }
     }
 
     /// Empty or only spaces and tabs: never a task.
