@@ -202,13 +202,14 @@ struct FileAccess: Sendable {
     }
 
     /// `transact` on the raw bytes, for edits that never need the lines parsed or that describe
-    /// their result as pieces of the old content (`todo sort`, `todo watch`).
+    /// their result as pieces of the old content (`todo sort`, archive). `lockHeldByCaller`: the
+    /// caller holds the writers' lock (`withLock`), and `lockTimeout` is only the wait for appenders.
     @discardableResult
     func transactBytes(_ path: String, createIfMissing: Bool = false, refusesConflictBlocks: Bool = true,
-                       lockTimeout: Duration, warn: (String) -> Void,
+                       lockTimeout: Duration, lockHeldByCaller: Bool = false, warn: (String) -> Void,
                        _ content: ([UInt8]) throws(CLIError) -> ReplacementContent?) throws(CLIError) -> Bool {
         let options = TransactionOptions(createIfMissing: createIfMissing, refusesConflictBlocks: refusesConflictBlocks,
-                                         lockTimeout: lockTimeout)
+                                         lockTimeout: lockTimeout, lockHeldByCaller: lockHeldByCaller)
         return try Self.report(fileSystem.transact(path, options: options, content: content), path: path, warn: warn).written
     }
 

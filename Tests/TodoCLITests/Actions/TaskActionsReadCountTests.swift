@@ -114,4 +114,15 @@ struct TaskActionsReadCountTests {
         // Read once under the lock; nothing changed, so no compare-and-swap check either.
         #expect(counter.bytesRead("todo.txt") == before.count)
     }
+
+    @Test func archiveReadsTheTodoFileOnceBesidesItsCompareAndSwapCheck() throws {
+        let (directory, size) = try makeFiles(lines: 5_000, third: "x 2026-01-03 done already uid:done03")
+        let counter = ReadCounter()
+        let result = run(["archive"], in: directory, syscalls: counter.syscalls())
+        #expect(result.status == 0, "\(result.err)")
+        let done = try String(contentsOfFile: directory.file("done.txt"), encoding: .utf8)
+        #expect(done.hasSuffix("x 2026-01-03 done already uid:done03\n"), "\(done)")
+        #expect(!(try String(contentsOfFile: directory.file("todo.txt"), encoding: .utf8)).contains("done already"))
+        #expect(counter.bytesRead("todo.txt") <= 2 * size, "read \(counter.bytesRead("todo.txt")) bytes of a \(size)-byte file")
+    }
 }
