@@ -43,8 +43,7 @@ public enum TransactionError<EditError: Error>: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .fileSystem(let error): error.description
-        case .conflictBlock(let path, let line):
-            "\(path): line \(line): unresolved merge conflict (<<<<<<< … >>>>>>>); resolve it, then run again"
+        case .conflictBlock(let path, let line): LiveEditError.conflictMarkers(path: path, line: line).description
         case .edit(let error): "\(error)"
         }
     }
