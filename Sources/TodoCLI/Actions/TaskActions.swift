@@ -65,21 +65,13 @@ enum TaskActions {
         return addresses
     }
 
-    /// Where each target is in `document`, found before any of them is edited: a command that names
-    /// one line twice (`do 4 4`) edits it once and reports the second as a no-op.
-    static func locate(_ targets: [TaskTarget], in document: TodoDocument, _ file: TodoFileEdit) throws(CLIError) -> [Int] {
-        var indices: [Int] = []
-        for target in targets { indices.append(try target.locate(in: document, path: file.path)) }
-        return indices
-    }
-
     /// `append|prepend NR TEXT`.
     static func appendOrPrepend(_ name: String, _ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
         let (file, address, text) = try addressAndText(name, arguments, &invocation)
         let joins = delimiters(invocation)
+        var pinned: [TaskTarget]?
         let result = try file.transact({ (document: inout TodoDocument, notices: inout [String]) throws(CLIError) -> (number: Int, line: [UInt8]) in
-            let target = try file.targets([address], in: document, invocation, notices: &notices)[0]
-            let index = target.identity.index
+            let (target, index) = try file.targets([address], pinned: &pinned, in: document, invocation, notices: &notices)[0]
             let item = document.item(at: index)
             do throws(TaskEditError) {
                 let edited = name == "append" ? try item.appendingDescription(text, joinDirectlyBefore: joins)
@@ -98,9 +90,9 @@ enum TaskActions {
     /// TEXT gives its own.
     static func replace(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
         let (file, address, text) = try addressAndText("replace", arguments, &invocation)
+        var pinned: [TaskTarget]?
         let result = try file.transact({ (document: inout TodoDocument, notices: inout [String]) throws(CLIError) -> (number: Int, old: [UInt8], new: [UInt8]) in
-            let target = try file.targets([address], in: document, invocation, notices: &notices)[0]
-            let index = target.identity.index
+            let (target, index) = try file.targets([address], pinned: &pinned, in: document, invocation, notices: &notices)[0]
             let old = document.content(at: index)
             do throws(TaskEditError) {
                 let new = try document.item(at: index).replacingDescription(with: text)
@@ -156,11 +148,12 @@ enum TaskActions {
                          finishing: (inout TodoDocument, inout [Outcome]) throws(CLIError) -> Void = { _, _ in },
                          _ decide: (inout TodoDocument, Int, TaskTarget, Int, TodoFileEdit) -> Outcome) throws(CLIError) -> Int32 {
         let file = TodoFileEdit(invocation)
+        var pinned: [TaskTarget]?
         let outcomes = try file.transact({ (document: inout TodoDocument, notices: inout [String]) throws(CLIError) -> [Outcome] in
-            let targets = try file.targets(addresses, in: document, invocation, notices: &notices)
+            let targets = try file.targets(addresses, pinned: &pinned, in: document, invocation, notices: &notices)
             var outcomes: [Outcome] = []
-            for (position, index) in try locate(targets, in: document, file).enumerated() {
-                outcomes.append(decide(&document, position, targets[position], index, file))
+            for (position, (target, index)) in targets.enumerated() {
+                outcomes.append(decide(&document, position, target, index, file))
             }
             try finishing(&document, &outcomes)
             return outcomes

@@ -82,19 +82,34 @@ struct TodoFileEdit {
     }
 
     /// One transaction of the todo file whose `edit` resolves its own addresses on the document read
-    /// under the lock (no earlier read) and returns what to print afterwards. A missing file is an
-    /// empty document, on which every address fails (so nothing is ever created). `notices` (lines
-    /// about duplicate uids) are printed on stderr when the transaction ends, written or not, before
-    /// its failure is reported.
+    /// under the lock (no earlier read, see `pinned`) and returns what to print afterwards. A missing
+    /// file is an empty document, on which every address fails (so nothing is ever created).
+    /// `notices` (lines about duplicate uids) are printed on stderr when the transaction ends,
+    /// written or not, before its failure is reported.
     func transact<Value>(_ edit: (inout TodoDocument, inout [String]) throws(CLIError) -> Value,
                          _ invocation: Invocation) throws(CLIError) -> Value {
         var notices: [String] = []
         defer { for notice in notices { invocation.io.printError(notice) } }
         return try files.transact(path, createIfMissing: true, lockTimeout: lockTimeout, warn: warn) {
             (document: inout TodoDocument) throws(CLIError) -> Value in
-            notices = []
-            return try edit(&document, &notices)
+            try edit(&document, &notices)
         }.value
+    }
+
+    /// The targets of `addresses` inside a transaction's edit: resolved on its first run (the file
+    /// as read under the lock) and kept in `pinned`; when the edit runs again on a file another
+    /// writer changed meanwhile, found again by `TaskTarget.locate` (by uid, else by the line's
+    /// bytes), so a retry never turns `3` into whatever line 3 holds now. Returns each target with
+    /// its line in `document`, all found before any is edited: a command that names one line twice
+    /// (`do 4 4`) edits it once and reports the second as a no-op.
+    func targets(_ addresses: [String], pinned: inout [TaskTarget]?, in document: TodoDocument, _ invocation: Invocation,
+                 notices: inout [String]) throws(CLIError) -> [(target: TaskTarget, index: Int)] {
+        let targets: [TaskTarget]
+        if let pinned { targets = pinned } else { targets = try self.targets(addresses, in: document, invocation, notices: &notices) }
+        pinned = targets
+        var located: [(target: TaskTarget, index: Int)] = []
+        for target in targets { located.append((target, try target.locate(in: document, path: path))) }
+        return located
     }
 
     /// `error` from a library edit as a failure naming the task: `FILE: task 3: the text is empty`.

@@ -126,3 +126,31 @@ struct TaskActionsReadCountTests {
         #expect(counter.bytesRead("todo.txt") <= 2 * size, "read \(counter.bytesRead("todo.txt")) bytes of a \(size)-byte file")
     }
 }
+
+/// The addresses of `todo do` are resolved once, on the file as read under the lock; when an editor
+/// saves between that read and the rename, the edit runs again on the editor's file and finds the
+/// same task there by its bytes, not whatever line its number holds now.
+struct TaskActionsRetryTests {
+    @Test func aRetriedDoCompletesTheTaskItResolvedNotTheLineNumber() throws {
+        let directory = TemporaryDirectory("todo-do-retry")
+        let path = directory.file("todo.txt")
+        try Data("first\nsecond\nthird\nfourth\n".utf8).write(to: URL(fileURLWithPath: path))
+        // The editor's save puts a new task on top right as the first attempt makes its temporary
+        // file: `third` is line 4 of the file the retry reads.
+        let injector = FaultInjector([Fault(.createExclusive, occurrence: 1, .before {
+            let temporary = directory.file(".editor-save")
+            try? Data("new on top\nfirst\nsecond\nthird\nfourth\n".utf8).write(to: URL(fileURLWithPath: temporary))
+            _ = rename(temporary, path)
+        })])
+        let errors = Mutex<[UInt8]>([])
+        let output = Mutex<[UInt8]>([])
+        let io = CommandIO(writeOutput: { bytes in output.withLock { $0 += bytes } },
+                           writeError: { bytes in errors.withLock { $0 += bytes } }, outputIsTerminal: false)
+        let status = TodoCommand.run(arguments: ["todo", "-f", path, "do", "3"],
+                                     environment: ["TODO_TEST_TIME": "1764410000", "TZ": "UTC", "HOME": directory.path],
+                                     io: io, fileSystem: FileSystem(syscalls: injector.syscalls()))
+        #expect(status == 0, "\(String(decoding: errors.withLock { $0 }, as: UTF8.self))")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "new on top\nfirst\nsecond\nx 2025-11-29 third\nfourth\n")
+        #expect(String(decoding: output.withLock { $0 }, as: UTF8.self).hasPrefix("4 x 2025-11-29 third\n"))
+    }
+}
