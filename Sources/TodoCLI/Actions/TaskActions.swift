@@ -279,14 +279,17 @@ enum TaskActions {
         guard words.count <= 2 else { throw usageError("too many arguments", "del", invocation) }
         let settings = TodoNameActions.settings(for: invocation)
         let file = TodoFileEdit(invocation)
-        let target = try file.targets([words[0]], in: try file.snapshot(), invocation)[0]
+        let address = words[0]
         let prefix = TodoShContext.prefix(of: file.path)
+        // Only the confirmation needs the task before the lock (to show it, and before any wait);
+        // otherwise the address is resolved in the transaction, on the file as read under the lock.
+        let confirms = words.count == 1 && !(invocation.force || settings.force)
+        var pinned: [TaskTarget]? = confirms ? try file.targets([address], in: try file.snapshot(), invocation) : nil
         if words.count == 2 {
             let term = Array(words[1].utf8)
-            guard !term.isEmpty else { throw usageError("the term is empty", "del", invocation) }
-            var result: (number: Int, old: [UInt8], new: [UInt8]) = (0, [], [])
-            try file.write { document throws(CLIError) in
-                let index = try target.locate(in: document, path: file.path)
+            let result = try file.transact({ (document: inout TodoDocument, notices: inout [String]) throws(CLIError) -> (number: Int, old: [UInt8], new: [UInt8]) in
+                let (target, index) = try file.targets([address], pinned: &pinned, in: document, invocation, notices: &notices)[0]
+                guard !term.isEmpty else { throw usageError("the term is empty", "del", invocation) }
                 let item = document.item(at: index)
                 let new = TodoShDialect.removingTerm(term, from: Array(item.content))
                 guard new != Array(item.content) else {
@@ -300,14 +303,14 @@ enum TaskActions {
                     throw .failure("\(file.path): task \(target.address): removing '\(words[1])' would change its uid")
                 }
                 document.replaceContent(at: index, with: new)
-                result = (index + 1, Array(item.content), new)
-            }
+                return (index + 1, Array(item.content), new)
+            }, invocation)
             invocation.echoTask(result.number, result.old)
             invocation.report("\(prefix): Removed '\(words[1])' from task.")
             invocation.echoTask(result.number, result.new)
             return 0
         }
-        if !(invocation.force || settings.force) {
+        if confirms, let target = pinned?.first {
             // todo.sh's confirmation: one byte from stdin (`echo y | todo del 3` works), the prompt
             // only on a terminal, and on stderr, so stdout stays the report.
             if ProcessContext.isTerminal(0) {
@@ -318,18 +321,17 @@ enum TaskActions {
                 throw .failure("\(file.path): task \(target.address) not deleted (answer y, or use --force)")
             }
         }
-        var number = 0
-        try file.write { document throws(CLIError) in
-            let index = try target.locate(in: document, path: file.path)
-            number = index + 1
+        let deleted = try file.transact({ (document: inout TodoDocument, notices: inout [String]) throws(CLIError) -> (number: Int, content: [UInt8]) in
+            let (target, index) = try file.targets([address], pinned: &pinned, in: document, invocation, notices: &notices)[0]
             if settings.preserveLineNumbers {
                 document.replaceContent(at: index, with: [])
             } else {
                 document.removeLine(at: index)
             }
-        }
-        invocation.echoTask(number, target.content)
-        invocation.report("\(prefix): \(number) deleted.")
+            return (index + 1, target.content)
+        }, invocation)
+        invocation.echoTask(deleted.number, deleted.content)
+        invocation.report("\(prefix): \(deleted.number) deleted.")
         return 0
     }
 
