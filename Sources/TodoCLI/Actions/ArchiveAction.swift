@@ -49,15 +49,43 @@ enum ArchiveAction {
 
     /// Moves completed tasks; returns the archived lines' contents, in file order. The caller holds
     /// the todo file's lock.
+    ///
+    /// One transaction of the todo file (`FileAccess.transactBytes`): the file is read once, under
+    /// the lock, and the plan made on those bytes. Inside it, before the todo file is replaced, the
+    /// done file gets the new lines by its own transaction, synced: so a crash between the two
+    /// writes can duplicate a task but never lose one. When the todo file changed meanwhile (an
+    /// editor), the plan is made again on the new content; the done file's own idempotence
+    /// (`ArchivePlan.notYetArchived`) keeps a second run from appending anything twice.
     static func archive(todoPath: String, donePath: String, files: FileAccess,
                         warn: (String) -> Void) throws(CLIError) -> [ArraySlice<UInt8>] {
-        let snapshot = try files.read(todoPath)
-        try FileAccess.refuseNULBytes(snapshot, path: todoPath)
-        try TodoFileEdit.refuseConflictMarkers(snapshot, path: todoPath)
-        let plan = ArchivePlan(snapshot)
-        guard !plan.lines.isEmpty else { return [] }
-        // The done file gets the new lines by a safe replacement, not an append: an append killed
-        // halfway leaves half a batch (and half a line), which no rerun could tell from a task.
+        var archived: [ArraySlice<UInt8>] = []
+        var doneWritten = false
+        do {
+            try files.transactBytes(todoPath, lockTimeout: .seconds(5), lockHeldByCaller: true, warn: warn) {
+                (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
+                // A NUL byte is refused before the done file is touched, not by the replacement's check.
+                try FileAccess.refuseNULBytes(current, path: todoPath)
+                let plan = ArchivePlan(current)
+                archived = plan.lines
+                guard !plan.lines.isEmpty else { return nil }
+                try appendToDoneFile(plan, donePath: donePath, todoPath: todoPath, files: files, warn: warn)
+                doneWritten = true
+                if let kept = plan.kept { return .pieces(kept) }
+                return .bytes(ArchivePlan.removing(plan.lines, from: current))
+            }
+        } catch {
+            guard doneWritten else { throw error }
+            let count = archived.count
+            throw .failure("\(error.text); the \(count) completed task\(count == 1 ? " is" : "s are") in \(donePath) and still in \(todoPath): run archive again to finish (nothing is appended twice)")
+        }
+        return archived
+    }
+
+    /// The done file gets the plan's lines not yet at its end by a safe replacement, not an append:
+    /// an append killed halfway leaves half a batch (and half a line), which no rerun could tell from
+    /// a task. The caller holds the todo file's lock.
+    private static func appendToDoneFile(_ plan: ArchivePlan, donePath: String, todoPath: String, files: FileAccess,
+                                         warn: (String) -> Void) throws(CLIError) {
         do {
             try files.updateHoldingLock(donePath, createIfMissing: true, warn: warn) { current throws(CLIError) in
                 try FileAccess.refuseNULBytes(current, path: donePath)
@@ -69,16 +97,5 @@ enum ArchiveAction {
         } catch {
             throw .failure("\(error.text); nothing archived: \(todoPath) and \(donePath) are as they were")
         }
-        do {
-            try files.replaceHoldingLock(todoPath, warn: warn) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
-                try TodoFileEdit.refuseConflictMarkers(current, path: todoPath)
-                if let kept = plan.kept, ProcessSpawning.sameBytes(current, snapshot) { return .pieces(kept) }
-                return .bytes(ArchivePlan.removing(plan.lines, from: current))
-            }
-        } catch {
-            let count = plan.lines.count
-            throw .failure("\(error.text); the \(count) completed task\(count == 1 ? " is" : "s are") in \(donePath) and still in \(todoPath): run archive again to finish (nothing is appended twice)")
-        }
-        return plan.lines
     }
 }

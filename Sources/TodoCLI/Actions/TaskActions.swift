@@ -29,10 +29,10 @@ enum TaskActions {
 
     /// The `NR TEXT` of `append`, `prepend` and `replace` (the words after the declared options; a
     /// `--` before TEXT is dropped): the text checked (blank text, or for `replace` a text that is
-    /// only a header such as `(A) `, is a usage error, as for `add`) before the address is resolved
-    /// in the file as it is now.
+    /// only a header such as `(A) `, is a usage error, as for `add`); the address is resolved inside
+    /// the write, in the file as read under the lock.
     static func addressAndText(_ name: String, _ arguments: [String],
-                               _ invocation: inout Invocation) throws(CLIError) -> (TodoFileEdit, TaskTarget, [UInt8]) {
+                               _ invocation: inout Invocation) throws(CLIError) -> (TodoFileEdit, String, [UInt8]) {
         var words = arguments
         if words.count >= 2, words[1] == "--" { words.remove(at: 1) }
         guard words.count >= 2 else { throw usageError("missing arguments", name, invocation) }
@@ -40,8 +40,7 @@ enum TaskActions {
         guard !isBlank(text), name != "replace" || TodoItem(text).hasDescription else {
             throw usageError("the text is empty", name, invocation)
         }
-        let file = TodoFileEdit(invocation)
-        return (file, try file.targets([words[0]], in: try file.snapshot(), invocation)[0], text)
+        return (TodoFileEdit(invocation), words[0], text)
     }
 
     /// The addresses of `do`, `undo`, `depri` (the words after the declared options, each split at
@@ -52,8 +51,9 @@ enum TaskActions {
         return addresses
     }
 
-    /// Where each target is in `document`, found before any of them is edited: a command that names
-    /// one line twice (`do 4 4`) edits it once and reports the second as a no-op.
+    /// Where each target is in `document`, found before any of them is edited. Kept for callers
+    /// outside a transaction; inside one, `TodoFileEdit.targets(_:pinned:in:_:notices:)` resolves
+    /// and locates in one step.
     static func locate(_ targets: [TaskTarget], in document: TodoDocument, _ file: TodoFileEdit) throws(CLIError) -> [Int] {
         var indices: [Int] = []
         for target in targets { indices.append(try target.locate(in: document, path: file.path)) }
@@ -62,21 +62,21 @@ enum TaskActions {
 
     /// `append|prepend NR TEXT`.
     static func appendOrPrepend(_ name: String, _ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
-        let (file, target, text) = try addressAndText(name, arguments, &invocation)
+        let (file, address, text) = try addressAndText(name, arguments, &invocation)
         let joins = delimiters(invocation)
-        var result: (number: Int, line: [UInt8]) = (0, [])
-        try file.write { document throws(CLIError) in
-            let index = try target.locate(in: document, path: file.path)
+        var pinned: [TaskTarget]?
+        let result = try file.transact({ (document: inout TodoDocument, notices: inout [String]) throws(CLIError) -> (number: Int, line: [UInt8]) in
+            let (target, index) = try file.targets([address], pinned: &pinned, in: document, invocation, notices: &notices)[0]
             let item = document.item(at: index)
             do throws(TaskEditError) {
                 let edited = name == "append" ? try item.appendingDescription(text, joinDirectlyBefore: joins)
                                               : try item.prependingDescription(text)
                 document.replaceContent(at: index, with: edited)
-                result = (index + 1, edited)
+                return (index + 1, edited)
             } catch {
                 throw file.failure(error, target)
             }
-        }
+        }, invocation)
         invocation.echoTask(result.number, result.line)
         return 0
     }
@@ -84,19 +84,19 @@ enum TaskActions {
     /// `replace NR TEXT`: the description replaced; completion, dates, priority and uid kept unless
     /// TEXT gives its own.
     static func replace(_ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
-        let (file, target, text) = try addressAndText("replace", arguments, &invocation)
-        var result: (number: Int, old: [UInt8], new: [UInt8]) = (0, [], [])
-        try file.write { document throws(CLIError) in
-            let index = try target.locate(in: document, path: file.path)
+        let (file, address, text) = try addressAndText("replace", arguments, &invocation)
+        var pinned: [TaskTarget]?
+        let result = try file.transact({ (document: inout TodoDocument, notices: inout [String]) throws(CLIError) -> (number: Int, old: [UInt8], new: [UInt8]) in
+            let (target, index) = try file.targets([address], pinned: &pinned, in: document, invocation, notices: &notices)[0]
             let old = document.content(at: index)
             do throws(TaskEditError) {
                 let new = try document.item(at: index).replacingDescription(with: text)
                 document.replaceContent(at: index, with: new)
-                result = (index + 1, Array(old), new)
+                return (index + 1, Array(old), new)
             } catch {
                 throw file.failure(error, target)
             }
-        }
+        }, invocation)
         invocation.echoTask(result.number, result.old)
         invocation.report("\(invocation.reportPrefix): Replaced task with:")
         invocation.echoTask(result.number, result.new)
@@ -136,24 +136,26 @@ enum TaskActions {
         case warning(String)
     }
 
-    /// The frame every multi-task action shares: resolve the addresses in the file as it is, then one
-    /// write in which `decide` gives each target's outcome in order, given the target's position among
-    /// the addresses and its line now (the write may run again when
-    /// another writer changed the file, so outcomes start afresh each time), then the reports.
-    /// `finishing` runs once per write after the targets (a `rec:` task's next instance).
+    /// The frame every multi-task action shares: one transaction of the todo file
+    /// (`TodoFileEdit.transact`) in which the addresses are resolved on the file as read under the
+    /// lock, then `decide` gives each target's outcome in order, given the target's position among
+    /// the addresses and its line now (the edit may run again when another writer changed the file,
+    /// so outcomes start afresh each time), then the reports.
+    /// `finishing` runs once per edit after the targets (a `rec:` task's next instance).
     static func editEach(_ addresses: [String], _ invocation: Invocation,
                          finishing: (inout TodoDocument, inout [Outcome]) throws(CLIError) -> Void = { _, _ in },
                          _ decide: (inout TodoDocument, Int, TaskTarget, Int, TodoFileEdit) -> Outcome) throws(CLIError) -> Int32 {
         let file = TodoFileEdit(invocation)
-        let targets = try file.targets(addresses, in: try file.snapshot(), invocation)
-        var outcomes: [Outcome] = []
-        try file.write { document throws(CLIError) in
-            outcomes = []
-            for (position, index) in try locate(targets, in: document, file).enumerated() {
-                outcomes.append(decide(&document, position, targets[position], index, file))
+        var pinned: [TaskTarget]?
+        let outcomes = try file.transact({ (document: inout TodoDocument, notices: inout [String]) throws(CLIError) -> [Outcome] in
+            let targets = try file.targets(addresses, pinned: &pinned, in: document, invocation, notices: &notices)
+            var outcomes: [Outcome] = []
+            for (position, (target, index)) in targets.enumerated() {
+                outcomes.append(decide(&document, position, target, index, file))
             }
             try finishing(&document, &outcomes)
-        }
+            return outcomes
+        }, invocation)
         return finish(outcomes, invocation)
     }
 
@@ -219,24 +221,19 @@ enum TaskActions {
         let addresses = try addresses(arguments, "do", &invocation)
         let settings = TodoNameActions.settings(for: invocation)
         let today = invocation.clock.today
-        // The done file, read only once a `rec:` task needs a fresh uid: a plain `do` never opens it.
-        // (A failure to read it fails the whole write: nothing is completed.) With auto-archive the
-        // archive needs it anyway, so it is read first: an unreadable one then completes nothing.
-        var done: TodoDocument?
-        if settings.autoArchive {
-            done = try invocation.files.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) } ?? TodoDocument(bytes: [])
-        }
+        // Read only when a `rec:` task needs a fresh uid, once (a plain `do` never opens it), or up
+        // front for auto-archive.
+        var doneFile = LazyDocument(path: settings.doneFile, files: invocation.files)
+        // Auto-archive writes the done file next: one it cannot read fails `do` before anything is done.
+        if settings.autoArchive { _ = try doneFile.document() }
         // The `rec:` tasks completed in this write, whose next instances `finishing` appends.
         var recurring: [(shown: Int, line: [UInt8])] = []
         let status = try editEach(addresses, invocation, finishing: { document, outcomes throws(CLIError) in
-            if !recurring.isEmpty && done == nil {
-                done = try invocation.files.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) } ?? TodoDocument(bytes: [])
-            }
             var generator = UIDRandomness(environment: invocation.environment)
             let prefix = TodoShContext.prefix(of: invocation.todoFilePath())
             let path = invocation.todoFilePath()
             for (shown, original) in recurring {
-                let uid = UID.generate(using: &generator, unusedIn: document, and: done ?? TodoDocument(bytes: []))
+                let uid = UID.generate(using: &generator, unusedIn: document, and: try doneFile.document())
                 // The rule is TodoTxt's (`TodoItem.recurrence(completedOn:uid:)`); each way it yields
                 // no next instance, or a changed due date, gets one line (docs/todo-command.md, "do").
                 switch TodoItem(original).recurrence(completedOn: today, uid: uid) {
@@ -296,14 +293,17 @@ enum TaskActions {
         guard words.count <= 2 else { throw usageError("too many arguments", "del", invocation) }
         let settings = TodoNameActions.settings(for: invocation)
         let file = TodoFileEdit(invocation)
-        let target = try file.targets([words[0]], in: try file.snapshot(), invocation)[0]
+        let address = words[0]
         let prefix = TodoShContext.prefix(of: file.path)
+        // Only the confirmation needs the task before the lock (to show it, and before any wait);
+        // otherwise the address is resolved in the transaction, on the file as read under the lock.
+        let confirms = words.count == 1 && !(invocation.force || settings.force)
+        var pinned: [TaskTarget]? = confirms ? try file.targets([address], in: try file.snapshot(), invocation) : nil
         if words.count == 2 {
             let term = Array(words[1].utf8)
-            guard !term.isEmpty else { throw usageError("the term is empty", "del", invocation) }
-            var result: (number: Int, old: [UInt8], new: [UInt8]) = (0, [], [])
-            try file.write { document throws(CLIError) in
-                let index = try target.locate(in: document, path: file.path)
+            let result = try file.transact({ (document: inout TodoDocument, notices: inout [String]) throws(CLIError) -> (number: Int, old: [UInt8], new: [UInt8]) in
+                let (target, index) = try file.targets([address], pinned: &pinned, in: document, invocation, notices: &notices)[0]
+                guard !term.isEmpty else { throw usageError("the term is empty", "del", invocation) }
                 let item = document.item(at: index)
                 let new = TodoShDialect.removingTerm(term, from: Array(item.content))
                 guard new != Array(item.content) else {
@@ -317,14 +317,14 @@ enum TaskActions {
                     throw .failure("\(file.path): task \(target.address): removing '\(words[1])' would change its uid")
                 }
                 document.replaceContent(at: index, with: new)
-                result = (index + 1, Array(item.content), new)
-            }
+                return (index + 1, Array(item.content), new)
+            }, invocation)
             invocation.echoTask(result.number, result.old)
             invocation.report("\(prefix): Removed '\(words[1])' from task.")
             invocation.echoTask(result.number, result.new)
             return 0
         }
-        if !(invocation.force || settings.force) {
+        if confirms, let target = pinned?.first {
             // todo.sh's confirmation: one byte from stdin (`echo y | todo del 3` works), the prompt
             // only on a terminal, and on stderr, so stdout stays the report.
             if ProcessContext.isTerminal(0) {
@@ -335,19 +335,39 @@ enum TaskActions {
                 throw .failure("\(file.path): task \(target.address) not deleted (answer y, or use --force)")
             }
         }
-        var number = 0
-        try file.write { document throws(CLIError) in
-            let index = try target.locate(in: document, path: file.path)
-            number = index + 1
+        let deleted = try file.transact({ (document: inout TodoDocument, notices: inout [String]) throws(CLIError) -> (number: Int, content: [UInt8]) in
+            let (target, index) = try file.targets([address], pinned: &pinned, in: document, invocation, notices: &notices)[0]
             if settings.preserveLineNumbers {
                 document.replaceContent(at: index, with: [])
             } else {
                 document.removeLine(at: index)
             }
-        }
-        invocation.echoTask(number, target.content)
-        invocation.report("\(prefix): \(number) deleted.")
+            return (index + 1, target.content)
+        }, invocation)
+        invocation.echoTask(deleted.number, deleted.content)
+        invocation.report("\(prefix): \(deleted.number) deleted.")
         return 0
+    }
+
+    /// A file read on first need, then kept: the done file, which only a `rec:` task's fresh uid
+    /// must be checked against. A missing file is an empty document.
+    struct LazyDocument {
+        let path: String
+        let files: FileAccess
+        private var loaded: TodoDocument?
+
+        init(path: String, files: FileAccess) {
+            self.path = path
+            self.files = files
+        }
+
+        /// The document, read the first time it is asked for.
+        mutating func document() throws(CLIError) -> TodoDocument {
+            if let loaded { return loaded }
+            let read = TodoDocument(bytes: try files.readIfExists(path) ?? [])
+            loaded = read
+            return read
+        }
     }
 
     /// Empty or only spaces and tabs: never a task.

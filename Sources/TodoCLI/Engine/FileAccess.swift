@@ -4,8 +4,11 @@ import TodoTxt
 /// The CLI's only door to the file layer: maps file-system errors to `CLIError` lines that name the
 /// file and the problem.
 ///
-/// Every write goes through `update` (safe replacement under the writers' lock, compare-and-swap,
-/// nothing written when nothing changed), `appendLines` or `appendDurably`. Every read and write
+/// Every rewrite goes through the file layer's one transaction (`FileSystem.transact`: the writers'
+/// lock, one read under it, NUL bytes and conflict blocks refused, compare-and-swap, nothing written
+/// when nothing changed), by `transact` (an edit of the document), `transactBytes`, or the older
+/// byte-level doors `update`, `updateHoldingLock`, `replaceHoldingLock` and `resort` that forward to
+/// it; appends go through `appendLines` or `appendDurably`. Every read and write
 /// goes through `fileSystem`, which the command is given (`TodoCommand.run`): the real one, or one
 /// whose system calls fail on purpose, so that in-process tests can fail the Nth write of a command.
 struct FileAccess: Sendable {
@@ -91,8 +94,9 @@ struct FileAccess: Sendable {
     func update(_ path: String, createIfMissing: Bool = false, lockTimeout: Duration = .seconds(5),
                        warn: (String) -> Void,
                        _ transform: ([UInt8]) throws(CLIError) -> [UInt8]?) throws(CLIError) -> Bool {
-        try Self.withLock(path, timeout: lockTimeout) { () throws(CLIError) -> Bool in
-            try updateHoldingLock(path, createIfMissing: createIfMissing, writerWait: lockTimeout, warn: warn, transform)
+        try transactBytes(path, createIfMissing: createIfMissing, refusesConflictBlocks: false, lockTimeout: lockTimeout,
+                          warn: warn) { (old: [UInt8]) throws(CLIError) -> ReplacementContent? in
+            try transform(old).map { .bytes($0) }
         }
     }
 
@@ -153,47 +157,78 @@ struct FileAccess: Sendable {
 
     /// `update` for the re-sorting commands (`todo sort`, `todo watch`): the transform may describe
     /// the new content as pieces of the old (`ReplacementContent.pieces`), which writes a reordering
-    /// without building it, and a file holding a NUL byte is refused (`ReplaceOptions.refusesNULBytes`:
-    /// most likely a binary file given by mistake), even when it is already sorted.
+    /// without building it, and a file holding a NUL byte (most likely a binary file given by mistake)
+    /// or a conflict block is refused by the transaction, even when it is already sorted.
     @discardableResult
     func resort(_ path: String, lockTimeout: Duration = .seconds(5), warn: (String) -> Void,
                        content: ([UInt8]) throws(CLIError) -> ReplacementContent?) throws(CLIError) -> Bool {
-        try Self.withLock(path, timeout: lockTimeout) { () throws(CLIError) -> Bool in
-            try replace(path, options: ReplaceOptions(refusesNULBytes: true, writerWait: lockTimeout), fileSystem: fileSystem,
-                        warn: warn, content).get()
-        }
+        try transactBytes(path, lockTimeout: lockTimeout, warn: warn, content)
     }
 
     private func replace(_ path: String, createIfMissing: Bool, writerWait: Duration, fileSystem: FileSystem,
                                 warn: (String) -> Void,
                                 _ transform: ([UInt8]) throws(CLIError) -> [UInt8]?) -> Result<Bool, CLIError> {
-        // Every writer refuses a file holding a NUL byte: a todo file never has one, so it is a
-        // binary file given by mistake (docs/todo-command.md, "Errors").
         replace(path, options: ReplaceOptions(createIfMissing: createIfMissing, refusesNULBytes: true, writerWait: writerWait),
-                fileSystem: fileSystem,
-                warn: warn) {
-            (old: [UInt8]) throws(CLIError) -> ReplacementContent? in
+                fileSystem: fileSystem, warn: warn) { (old: [UInt8]) throws(CLIError) -> ReplacementContent? in
             try transform(old).map { .bytes($0) }
         }
     }
 
+    /// A write through the file layer's one transaction (`FileSystem.transact`), the lock held by
+    /// the caller: the byte-level writers' conflict rules stay their own, so none is refused here.
+    /// Every writer refuses a file holding a NUL byte: a todo file never has one, so it is a binary
+    /// file given by mistake (docs/todo-command.md, "Errors").
     private func replace(_ path: String, options: ReplaceOptions, fileSystem: FileSystem, warn: (String) -> Void,
                                 _ content: ([UInt8]) throws(CLIError) -> ReplacementContent?) -> Result<Bool, CLIError> {
+        let transaction = TransactionOptions(createIfMissing: options.createIfMissing, refusesConflictBlocks: false,
+                                             lockTimeout: options.writerWait, lockHeldByCaller: true)
+        return Result { () throws(CLIError) -> Bool in
+            try Self.report(fileSystem.transact(path, options: transaction, content: content), path: path, warn: warn).written
+        }
+    }
+
+    /// Changes the file's document with `edit` in one transaction of the file layer
+    /// (`FileSystem.transact`: the writers' lock, one read under it, a NUL byte and, with
+    /// `refusesConflictBlocks`, a conflict block refused, compare-and-swap, a write only on change).
+    /// `edit` may run more than once, so it must not print: it returns what to print, and this
+    /// returns that with whether the file was written. Warnings about the write go to `warn`.
+    func transact<Value>(_ path: String, createIfMissing: Bool = false, refusesConflictBlocks: Bool = true,
+                         lockTimeout: Duration, warn: (String) -> Void,
+                         _ edit: (inout TodoDocument) throws(CLIError) -> Value) throws(CLIError) -> (value: Value, written: Bool) {
+        let options = TransactionOptions(createIfMissing: createIfMissing, refusesConflictBlocks: refusesConflictBlocks,
+                                         lockTimeout: lockTimeout)
+        let outcome = try Self.report(fileSystem.transact(path, options: options, edit: edit), path: path, warn: warn)
+        return (outcome.value, outcome.written)
+    }
+
+    /// `transact` on the raw bytes, for edits that never need the lines parsed or that describe
+    /// their result as pieces of the old content (`todo sort`, archive). `lockHeldByCaller`: the
+    /// caller holds the writers' lock (`withLock`), and `lockTimeout` is only the wait for appenders.
+    @discardableResult
+    func transactBytes(_ path: String, createIfMissing: Bool = false, refusesConflictBlocks: Bool = true,
+                       lockTimeout: Duration, lockHeldByCaller: Bool = false, warn: (String) -> Void,
+                       _ content: ([UInt8]) throws(CLIError) -> ReplacementContent?) throws(CLIError) -> Bool {
+        let options = TransactionOptions(createIfMissing: createIfMissing, refusesConflictBlocks: refusesConflictBlocks,
+                                         lockTimeout: lockTimeout, lockHeldByCaller: lockHeldByCaller)
+        return try Self.report(fileSystem.transact(path, options: options, content: content), path: path, warn: warn).written
+    }
+
+    /// A transaction's result as the CLI words it: its notes as warnings (`message(for:path:)`),
+    /// its failures as `CLIError` lines naming the file.
+    static func report<Value>(_ run: @autoclosure () throws(TransactionError<CLIError>) -> TransactionOutcome<Value>,
+                              path: String, warn: (String) -> Void) throws(CLIError) -> TransactionOutcome<Value> {
+        let outcome: TransactionOutcome<Value>
         do {
-            let outcome = try fileSystem.replace(path, options: options, content: content)
-            guard case .written(_, let notes) = outcome else { return .success(false) }
-            for note in notes { if let message = Self.message(for: note, path: path) { warn(message) } }
-            // Every caller holds the lock, so any temporary file of ours still beside the file is a
-            // dead writer's. Only after a write: a no-op run (cron's `todo sort` of a sorted file)
-            // then costs no directory listing.
-            fileSystem.removeAbandonedTemporaryFiles(beside: path, now: Int64(ProcessContext.now()))
-            return .success(true)
+            outcome = try run()
         } catch {
             switch error {
-            case .fileSystem(let failure): return .failure(.failure(failure.description))
-            case .transform(let failure): return .failure(failure)
+            case .fileSystem(let failure): throw .failure(failure.description)
+            case .conflictBlock(let path, let line): throw .failure(TodoFileEdit.conflictMessage(path: path, line: line))
+            case .edit(let failure): throw failure
             }
         }
+        for note in outcome.notes { if let message = message(for: note, path: path) { warn(message) } }
+        return outcome
     }
 
     /// Appends `bytes` to `path` with `O_APPEND` and syncs them (`FileSystem.appendDurably`), the

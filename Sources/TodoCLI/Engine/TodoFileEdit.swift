@@ -2,9 +2,10 @@ import TodoFileSystem
 import TodoTxt
 
 /// The steps every `todo` action that edits the todo file shares, so that each action is only its
-/// own rule: read once for addressing, resolve every address before anything is written, make one
-/// safe write (under the writers' lock, with the configured timeout, compare-and-swap, nothing
-/// written when nothing changed), refuse a file with unresolved conflict markers.
+/// own rule: one transaction of the file layer (under the writers' lock, with the configured
+/// timeout, the file read once, compare-and-swap, nothing written when nothing changed, a file with
+/// unresolved conflict markers refused), inside which every address is resolved before anything
+/// is changed.
 ///
 /// Errors name the file: `todo: /home/me/todo.txt: no task with uid zzz`.
 struct TodoFileEdit {
@@ -43,6 +44,15 @@ struct TodoFileEdit {
     /// the whole command with nothing changed. A uid held by several lines is acted on at its owner
     /// (docs/todo-command.md, "Addressing a task") and reported on stderr.
     func targets(_ addresses: [String], in document: TodoDocument, _ invocation: Invocation) throws(CLIError) -> [TaskTarget] {
+        var notices: [String] = []
+        defer { for notice in notices { invocation.io.printError(notice) } }
+        return try targets(addresses, in: document, invocation, notices: &notices)
+    }
+
+    /// `targets` for a caller inside a transaction's edit, which must not print: the lines about
+    /// uids held by several lines go to `notices`, to be printed after the transaction.
+    func targets(_ addresses: [String], in document: TodoDocument, _ invocation: Invocation,
+                 notices: inout [String]) throws(CLIError) -> [TaskTarget] {
         var targets: [TaskTarget] = []
         for address in addresses {
             let reference: TaskReference
@@ -54,25 +64,52 @@ struct TodoFileEdit {
             }
             if let uid = reference.uid, !reference.duplicateIndices.isEmpty {
                 let others = reference.duplicateIndices.map { String($0 + 1) }.joined(separator: ", ")
-                invocation.io.printError("\(invocation.programName): \(path): uid \(uid) is also on line\(reference.duplicateIndices.count == 1 ? "" : "s") \(others); acted on line \(reference.index + 1) ('\(invocation.programName) uid --assign' gives the copies uids of their own)")
+                notices.append("\(invocation.programName): \(path): uid \(uid) is also on line\(reference.duplicateIndices.count == 1 ? "" : "s") \(others); acted on line \(reference.index + 1) ('\(invocation.programName) uid --assign' gives the copies uids of their own)")
             }
             targets.append(TaskTarget(address: address, reference: reference, in: document))
         }
         return targets
     }
 
-    /// One safe write of the todo file. `edit` gets the current document (re-read under the lock;
-    /// it may run again when another writer changed the file meanwhile, so it must not print) and
-    /// changes it in place. Returns whether the file was written.
+    /// One safe write of the todo file: one transaction of the file layer (`FileAccess.transact`:
+    /// the writers' lock, the file read once under it, NUL bytes and conflict blocks refused,
+    /// compare-and-swap, nothing written when nothing changed). `edit` gets the document as it is
+    /// now (it may run again when another writer changed the file meanwhile, so it must not print)
+    /// and changes it in place. Returns whether the file was written.
     @discardableResult
     func write(_ edit: (inout TodoDocument) throws(CLIError) -> Void) throws(CLIError) -> Bool {
-        let path = path
-        return try files.update(path, createIfMissing: false, lockTimeout: lockTimeout, warn: warn) { current throws(CLIError) in
-            try TodoFileEdit.refuseConflictMarkers(current, path: path)
-            var document = TodoDocument(bytes: current)
-            try edit(&document)
-            return document.rendered()
-        }
+        try files.transact(path, lockTimeout: lockTimeout, warn: warn, edit).written
+    }
+
+    /// One transaction of the todo file whose `edit` resolves its own addresses on the document read
+    /// under the lock (no earlier read, see `pinned`) and returns what to print afterwards. A missing
+    /// file is an empty document, on which every address fails (so nothing is ever created).
+    /// `notices` (lines about duplicate uids) are printed on stderr when the transaction ends,
+    /// written or not, before its failure is reported.
+    func transact<Value>(_ edit: (inout TodoDocument, inout [String]) throws(CLIError) -> Value,
+                         _ invocation: Invocation) throws(CLIError) -> Value {
+        var notices: [String] = []
+        defer { for notice in notices { invocation.io.printError(notice) } }
+        return try files.transact(path, createIfMissing: true, lockTimeout: lockTimeout, warn: warn) {
+            (document: inout TodoDocument) throws(CLIError) -> Value in
+            try edit(&document, &notices)
+        }.value
+    }
+
+    /// The targets of `addresses` inside a transaction's edit: resolved on its first run (the file
+    /// as read under the lock) and kept in `pinned`; when the edit runs again on a file another
+    /// writer changed meanwhile, found again by `TaskTarget.locate` (by uid, else by the line's
+    /// bytes), so a retry never turns `3` into whatever line 3 holds now. Returns each target with
+    /// its line in `document`, all found before any is edited: a command that names one line twice
+    /// (`do 4 4`) edits it once and reports the second as a no-op.
+    func targets(_ addresses: [String], pinned: inout [TaskTarget]?, in document: TodoDocument, _ invocation: Invocation,
+                 notices: inout [String]) throws(CLIError) -> [(target: TaskTarget, index: Int)] {
+        let targets: [TaskTarget]
+        if let pinned { targets = pinned } else { targets = try self.targets(addresses, in: document, invocation, notices: &notices) }
+        pinned = targets
+        var located: [(target: TaskTarget, index: Int)] = []
+        for target in targets { located.append((target, try target.locate(in: document, path: path))) }
+        return located
     }
 
     /// `error` from a library edit as a failure naming the task: `FILE: task 3: the text is empty`.

@@ -124,20 +124,24 @@ struct TodoShContext {
         }
     }
 
-    /// Rewrites `path` through `FileAccess.update`; a character device (`/dev/null`) is never replaced
-    /// (what would be written there is discarded, as writing to it would).
+    /// Rewrites `path` in one transaction of the file layer (`FileAccess.transact`: the writers'
+    /// lock, one read under it, a NUL byte refused, compare-and-swap, nothing written when nothing
+    /// changed; a missing file is created). Under `todo` a conflict block is refused too; todo.sh
+    /// knows none. A character device (`/dev/null`) is never replaced (what would be written there
+    /// is discarded, as writing to it would). `transform`'s own failure is thrown as it is; the
+    /// file layer's is worded by `writeFailure`.
     func update(_ path: String, _ transform: (TodoDocument) throws(CLIError) -> TodoDocument?) throws(CLIError) {
         if files.fileSystem.kind(of: path) == .characterDevice { return }
         var failure: CLIError?
         do throws(CLIError) {
-            try files.update(path, createIfMissing: true, lockTimeout: settings.lockTimeout, warn: warnOfReplacement) { (old: [UInt8]) throws(CLIError) -> [UInt8]? in
-                if settings.rules.refusesUnsafeFiles { try TodoFileEdit.refuseConflictMarkers(old, path: path) }
+            _ = try files.transact(path, createIfMissing: true, refusesConflictBlocks: settings.rules.refusesUnsafeFiles,
+                                   lockTimeout: settings.lockTimeout, warn: warnOfReplacement) {
+                (document: inout TodoDocument) throws(CLIError) -> Void in
+                failure = nil
                 do throws(CLIError) {
-                    failure = nil
-                    return try transform(TodoDocument(bytes: old))?.rendered()
+                    if let edited = try transform(document) { document = edited }
                 } catch {
                     failure = error
-                    return nil
                 }
             }
         } catch {
@@ -150,9 +154,10 @@ struct TodoShContext {
     func updateBytes(_ path: String, _ transform: ([UInt8]) -> [UInt8]?) throws(CLIError) {
         if files.fileSystem.kind(of: path) == .characterDevice { return }
         do throws(CLIError) {
-            try files.update(path, createIfMissing: true, lockTimeout: settings.lockTimeout, warn: warnOfReplacement) { (old: [UInt8]) throws(CLIError) -> [UInt8]? in
-                if settings.rules.refusesUnsafeFiles { try TodoFileEdit.refuseConflictMarkers(old, path: path) }
-                return transform(old)
+            try files.transactBytes(path, createIfMissing: true, refusesConflictBlocks: settings.rules.refusesUnsafeFiles,
+                                    lockTimeout: settings.lockTimeout, warn: warnOfReplacement) {
+                (old: [UInt8]) throws(CLIError) -> ReplacementContent? in
+                transform(old).map { .bytes($0) }
             }
         } catch {
             throw writeFailure(error)

@@ -221,40 +221,28 @@ public final class LiveTodoFile: Sendable {
     /// A change that leaves the bytes as they are writes nothing.
     @discardableResult
     public func update(_ change: (inout TodoDocument) throws(LiveEditError) -> Void) throws(LiveEditError) -> TodoDocument {
-        let lock: FileLock
-        do { lock = try FileLock(for: path, timeout: lockTimeout, fileSystem: fileSystem) } catch { throw .file(error) }
-        let result: Result<TodoDocument, LiveEditError> = replaceHoldingLock(change)
-        lock.release()
-        let written = try result.get()
+        // The file layer's one transaction (FileSystem+Transaction.swift): lock, one read under it,
+        // NUL bytes and conflict blocks refused, compare-and-swap, a write only on change.
+        let options = TransactionOptions(createIfMissing: true, refusesConflictBlocks: true, lockTimeout: lockTimeout)
+        let written: TodoDocument
+        do {
+            let outcome = try fileSystem.transact(path, options: options) {
+                (document: inout TodoDocument) throws(LiveEditError) -> TodoDocument in
+                try change(&document)
+                return document
+            }
+            outcome.notes.forEach(noteSink)
+            written = outcome.value
+        } catch {
+            switch error {
+            case .fileSystem(let problem): throw .file(problem)
+            case .conflictBlock(let path, let line): throw .conflictMarkers(path: path, line: line)
+            case .edit(let problem): throw problem
+            }
+        }
         let version = Version(document: written, isMissing: !fileSystem.exists(path))
         current.withLock { $0 = version }
         return written
-    }
-
-    /// `update`'s replacement, under the lock the caller holds.
-    private func replaceHoldingLock(_ change: (inout TodoDocument) throws(LiveEditError) -> Void) -> Result<TodoDocument, LiveEditError> {
-        var written: TodoDocument?
-        let options = ReplaceOptions(createIfMissing: true, refusesNULBytes: true, writerWait: lockTimeout)
-        do {
-            let outcome = try fileSystem.replace(path, options: options) { (old: [UInt8]) throws(LiveEditError) -> [UInt8]? in
-                if let line = ConflictMarkers.firstBlockLine(in: old) { throw .conflictMarkers(path: path, line: line) }
-                var document = TodoDocument(bytes: old)
-                try change(&document)
-                written = document
-                return document.rendered()
-            }
-            if case .written(_, let notes) = outcome {
-                notes.forEach(noteSink)
-                // Under the lock, so a temporary file of ours still beside the file is a dead writer's.
-                fileSystem.removeAbandonedTemporaryFiles(beside: path, now: Int64(ProcessContext.now()))
-            }
-        } catch {
-            switch error {
-            case .fileSystem(let problem): return .failure(.file(problem))
-            case .transform(let problem): return .failure(problem)
-            }
-        }
-        return .success(written ?? document)
     }
 
     /// The file's document, or nil when it does not exist.
