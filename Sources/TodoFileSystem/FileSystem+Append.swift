@@ -62,6 +62,15 @@ extension FileSystem {
         _ path: String, _ bytes: [UInt8], options: AppendOptions = AppendOptions()
     ) throws(FileSystemError) -> AppendResult {
         let target = try resolve(path)
+        recoverDisplacedFiles(target)
+        return try appendRecovered(target, bytes, options: options)
+    }
+
+    /// `appendDurably` once a killed writer's late appends are back (`recoverDisplacedFiles`),
+    /// which uses it for them.
+    func appendRecovered(
+        _ target: ResolvedPath, _ bytes: [UInt8], options: AppendOptions
+    ) throws(FileSystemError) -> AppendResult {
         let (fd, created) = try openForAppending(target, create: options.createIfMissing)
         defer { system.closeQuietly(fd) }
 

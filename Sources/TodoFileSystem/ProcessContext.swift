@@ -57,6 +57,12 @@ public enum ProcessContext {
     /// Whether file descriptor `descriptor` is a terminal.
     public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
+    /// This process's id (`getpid`).
+    public static func processID() -> Int32 { getpid() }
+
+    /// Whether a process with this id exists (`kill(pid, 0)`; one of another user's counts too).
+    public static func processExists(_ pid: Int32) -> Bool { pid > 0 && (kill(pid, 0) == 0 || errno == EPERM) }
+
     /// Writes all of `bytes` to `descriptor` (1 or 2), retrying short writes and EINTR. Errors such
     /// as EPIPE end the write silently: there is nowhere left to report them.
     public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {

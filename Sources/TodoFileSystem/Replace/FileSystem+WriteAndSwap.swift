@@ -31,11 +31,17 @@ extension FileSystem {
         var notes: [ReplaceNote] = []
         if !settled.copiedLate.isEmpty { notes.append(.lateAppend(byteCount: settled.copiedLate.count, afterRename: false)) }
 
+        let displaced: String?
         switch try swapIntoPlace(temporaryPath, target, old: old, renamed: &renamed) {
         case .conflict: return .conflict
-        case .inPlace: break
+        case .inPlace(let displacedOldFile):
+            let accounted = Int64(old.bytes.count) + Int64(settled.copiedLate.count)
+            displaced = displacedOldFile ? keepDisplaced(temporaryPath, target, accounted: accounted) : nil
         }
         notes += carryOverAfterRename(&writer, target, old: old, settled: settled, writerWait: writerWait)
+        // Only now, with what was appended to it copied into the new file and synced: until here a
+        // kill leaves the old file for the next writer to recover (FileSystem+DisplacedFiles.swift).
+        if let displaced { _ = try? system.unlink(displaced) }
         do { try syncDirectory(target.directory) } catch { notes.append(.notDurable(error)) }
         return .written(notes)
     }
@@ -122,8 +128,9 @@ extension FileSystem {
 
     /// Whether the temporary file took the target's place.
     enum PlacementResult {
-        /// It is the target now (`renamed` was set).
-        case inPlace
+        /// It is the target now (`renamed` was set). `displacedOldFile`: the swap left the old file
+        /// under the temporary name, for the caller to remove once its late appends are copied.
+        case inPlace(displacedOldFile: Bool)
         /// Another file came in the way (created meanwhile, or an editor's save in the last
         /// instant): the attempt starts over on it; the temporary file is still ours to remove.
         case conflict
@@ -159,11 +166,10 @@ extension FileSystem {
             throw .renameFailed(from: temporaryPath, to: target.path, error)
         }
         renamed = true
-        // The swap left the old file under the temporary name; its bytes stay readable through the
-        // old descriptor for the late-append copy. A failure leaves it for the cleanup of abandoned
-        // temporary files.
-        if case .swapped = swap { _ = try? system.unlink(temporaryPath) }
-        return .inPlace
+        // The swap left the old file under the temporary name; the caller keeps it (renamed so that
+        // it says how much of it the new file holds) until its late appends are carried over.
+        if case .swapped = swap { return .inPlace(displacedOldFile: true) }
+        return .inPlace(displacedOldFile: false)
     }
 
     /// Step 6 after the rename: notes a detached hard link, waits for a writer that opened the old

@@ -119,6 +119,8 @@ extension FileSystem {
         options: TransactionOptions,
         content: ([UInt8]) throws(EditError) -> ReplacementContent?
     ) throws(TransactionError<EditError>) -> TransactionOutcome<Void> {
+        // Before the read, so the edit sees them: lines a killed writer left in the old file it displaced.
+        if let target = try? resolve(path) { recoverDisplacedFiles(target) }
         let replaceOptions = ReplaceOptions(createIfMissing: options.createIfMissing, refusesNULBytes: true,
                                             writerWait: options.lockTimeout)
         let outcome: ReplaceOutcome
