@@ -49,7 +49,8 @@ extension FileSystem {
     /// Appends to `target` the late lines of every displaced file beside it whose writer is gone,
     /// those the file does not hold already (the writer may have copied some before it died), then
     /// removes the displaced file. Call it holding the writers' lock. Best effort: a file that cannot
-    /// be read or appended is left for the next writer. One directory listing when there is none.
+    /// be read or appended, or that another process still has open for writing, is left for the next
+    /// writer. One directory listing when there is none.
     func recoverDisplacedFiles(_ target: ResolvedPath) {
         guard let names = directoryEntries(target.directory, withPrefix: "." + target.name + ".") else { return }
         for name in names {
@@ -57,7 +58,12 @@ extension FileSystem {
                   !ProcessContext.processExists(displaced.writer) else { continue }
             let path = PathName.join(target.directory, name)
             guard let status = try? system.lstat(path), status.kind == .regular,
-                  let bytes = try? read(path).bytes else { continue }
+                  let fd = try? openForReading(path) else { continue }
+            // An appender that opened the old file before the swap may still write to it: the file
+            // waits for the next writer then (a line it wrote after the removal would be lost).
+            let contents = (try? system.othersWriting(fd)) == true ? nil : try? readOpenFile(fd, path: path)
+            system.closeQuietly(fd)
+            guard let bytes = contents?.1 else { continue }
             if bytes.count > displaced.accounted {
                 let late = Array(bytes[Int(displaced.accounted)...])
                 guard let current = try? read(target.path).bytes else { continue }
