@@ -45,7 +45,7 @@ extension TodoItem {
     /// `(P) ` moves to ` pri:P` at the end. The date is optional because a merge may need `x` alone.
     func markedDone(on date: TodoDate?) -> [UInt8] {
         let lead = leadingMarkLength
-        var out: [UInt8] = Array(content.prefix(lead)) + [0x78, 0x20]
+        var out: [UInt8] = Array(content.prefix(lead)) + CompletedLine.mark
         if let date { out += date.bytes + [0x20] }
         if let priority, priorityOffset == lead {
             out.append(contentsOf: content.dropFirst(lead + 4))
