@@ -281,3 +281,9 @@ func forEachLF(_ pointer: UnsafePointer<UInt8>, from: Int, to end: Int, _ body: 
         index += 1
     }
 }
+
+/// Two documents are equal when they write the same bytes (a document keeps every byte it read, so
+/// that is the file's identity; how each holds its edits internally does not matter).
+extension TodoDocument: Equatable {
+    public static func == (lhs: TodoDocument, rhs: TodoDocument) -> Bool { lhs.rendered() == rhs.rendered() }
+}

@@ -1,19 +1,20 @@
-// Text forms of the edits, for an app that holds what the user typed as a `String`: each is the
-// byte form applied to the text's UTF-8, so the two can never disagree (docs/format.md).
+// Text forms of the edits, for the package's callers that hold text as a `String` (the tests):
+// each is the byte form applied to the text's UTF-8, so the two can never disagree
+// (docs/format.md). `package`: the public edit of each verb takes bytes (`Array(text.utf8)`).
 
 extension TodoItem {
     /// `appendingDescription(_:joinDirectlyBefore:)` for text.
-    public func appendingDescription(_ text: String, joinDirectlyBefore delimiters: String = "") throws(TaskEditError) -> [UInt8] {
+    package func appendingDescription(_ text: String, joinDirectlyBefore delimiters: String = "") throws(TaskEditError) -> [UInt8] {
         try appendingDescription(Array(text.utf8), joinDirectlyBefore: Array(delimiters.utf8))
     }
 
     /// `prependingDescription(_:)` for text.
-    public func prependingDescription(_ text: String) throws(TaskEditError) -> [UInt8] {
+    package func prependingDescription(_ text: String) throws(TaskEditError) -> [UInt8] {
         try prependingDescription(Array(text.utf8))
     }
 
     /// `replacingDescription(with:)` for text.
-    public func replacingDescription(with text: String) throws(TaskEditError) -> [UInt8] {
+    package func replacingDescription(with text: String) throws(TaskEditError) -> [UInt8] {
         try replacingDescription(with: Array(text.utf8))
     }
 }
@@ -21,37 +22,25 @@ extension TodoItem {
 extension TodoDocument {
     /// `appendText(_:at:joinDirectlyBefore:)` for text.
     @discardableResult
-    public mutating func appendText(_ text: String, at index: Int, joinDirectlyBefore delimiters: String = "") throws(TaskEditError) -> Bool {
+    package mutating func appendText(_ text: String, at index: Int, joinDirectlyBefore delimiters: String = "") throws(TaskEditError) -> Bool {
         try appendText(Array(text.utf8), at: index, joinDirectlyBefore: Array(delimiters.utf8))
     }
 
     /// `prependText(_:at:)` for text.
     @discardableResult
-    public mutating func prependText(_ text: String, at index: Int) throws(TaskEditError) -> Bool {
+    package mutating func prependText(_ text: String, at index: Int) throws(TaskEditError) -> Bool {
         try prependText(Array(text.utf8), at: index)
     }
 
     /// `replaceText(_:at:)` for text.
     @discardableResult
-    public mutating func replaceText(_ text: String, at index: Int) throws(TaskEditError) -> Bool {
+    package mutating func replaceText(_ text: String, at index: Int) throws(TaskEditError) -> Bool {
         try replaceText(Array(text.utf8), at: index)
     }
 
     /// `addTask(_:creationDate:uid:)` for text.
     @discardableResult
-    public mutating func addTask(_ text: String, creationDate: TodoDate?, uid: String?) -> Int {
+    package mutating func addTask(_ text: String, creationDate: TodoDate?, uid: String?) -> Int {
         addTask(Array(text.utf8), creationDate: creationDate, uid: uid)
     }
-}
-
-/// Two items are equal when their lines are: every field is read from the line's bytes.
-extension TodoItem: Equatable, Hashable {
-    public static func == (lhs: TodoItem, rhs: TodoItem) -> Bool { lhs.content.elementsEqual(rhs.content) }
-    public func hash(into hasher: inout Hasher) { hasher.combine(Array(content)) }
-}
-
-/// Two documents are equal when they write the same bytes (a document keeps every byte it read, so
-/// that is the file's identity; how each holds its edits internally does not matter).
-extension TodoDocument: Equatable {
-    public static func == (lhs: TodoDocument, rhs: TodoDocument) -> Bool { lhs.rendered() == rhs.rendered() }
 }

@@ -176,3 +176,9 @@ public struct TodoItem: Sendable {
         return CompletedLine.hasMark(base, at: lead, end: bytes.count)
     }
 }
+
+/// Two items are equal when their lines are: every field is read from the line's bytes.
+extension TodoItem: Equatable, Hashable {
+    public static func == (lhs: TodoItem, rhs: TodoItem) -> Bool { lhs.content.elementsEqual(rhs.content) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(Array(content)) }
+}
