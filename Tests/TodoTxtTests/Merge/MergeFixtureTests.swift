@@ -5,9 +5,7 @@ import TodoTxt
 /// Runs every case in Fixtures/merge: `base`, `ours`, `theirs` → `expected` (bytes, exactly) and
 /// `expected-exit` (0 when absent).
 @Suite struct MergeFixtureTests {
-    private static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/merge")
+    private static let root = packageRoot.appendingPathComponent("Fixtures/merge")
 
     private func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
 

@@ -23,17 +23,9 @@ public enum SortKey: String, Sendable, CaseIterable {
 }
 
 extension TodoDocument {
-    /// Whether the line at `index` is a completed task (starts with `x` and a space).
+    /// Whether the line at `index` is a completed task (`CompletedLine`).
     func isCompletedLine(_ index: Int) -> Bool {
-        let content = content(of: records[index])
-        var start = content.startIndex
-        var length = content.count
-        // A line of its own starting with byte order marks reads past them (see TodoItem.parseHeader).
-        while length >= 3 && content[start] == 0xEF && content[start + 1] == 0xBB && content[start + 2] == 0xBF {
-            start += 3
-            length -= 3
-        }
-        return length >= 2 && content[start] == 0x78 && content[start + 1] == 0x20
+        CompletedLine.isCompleted(content(of: records[index]))
     }
 
     /// The new line order: open lines (tasks, blank lines, comments) keep their relative order on top,
@@ -239,13 +231,9 @@ private struct CompletedLineSinker {
     /// If a completed line starts at `start` (a line start), the index just after its LF.
     /// The buffer ends with LF, so every line has one.
     static func completedLineEnd(_ base: UnsafePointer<UInt8>, count: Int, lineStart start: Int) -> Int? {
-        // After the byte order marks the line starts with, as `TodoItem` reads it.
-        var first = start
-        while count - first >= 5 && base[first] == 0xEF && base[first + 1] == 0xBB && base[first + 2] == 0xBF {
-            first += 3
-        }
-        guard first + 1 < count, base[first] == 0x78, base[first + 1] == 0x20 else { return nil }
-        return ByteSearch.firstIndex(of: lineFeed, in: base, from: first + 2, to: count) + 1
+        guard CompletedLine.isCompleted(base, lineStart: start, end: count) else { return nil }
+        let mark = CompletedLine.textStart(base, from: start, end: count)
+        return ByteSearch.firstIndex(of: lineFeed, in: base, from: mark + 2, to: count) + 1
     }
 
     /// Where a line starts whose byte order marks end at `x` (one or more marks, directly after an
@@ -267,7 +255,9 @@ private struct CompletedLineSinker {
         }
         let firstVectorPosition = position
         let raw = UnsafeRawPointer(base)
-        let letterX = SIMD16<UInt8>(repeating: 0x78), space = SIMD16<UInt8>(repeating: 0x20)
+        // Candidates only: `x ` after an LF or after a mark's last byte. `completedLineEnd` decides.
+        let letterX = SIMD16<UInt8>(repeating: CompletedLine.markLetter)
+        let space = SIMD16<UInt8>(repeating: CompletedLine.markSpace)
         let lineFeed = SIMD16<UInt8>(repeating: Self.lineFeed), bomEnd = SIMD16<UInt8>(repeating: 0xBF)
         // Positions `position ..< position + 16` are tested together; the loads reach one byte before
         // and one after, so `position >= 1` and `position + 17 <= count`.
@@ -289,7 +279,7 @@ private struct CompletedLineSinker {
                     } else {
                         continue
                     }
-                    let end = ByteSearch.firstIndex(of: Self.lineFeed, in: base, from: x + 2, to: count) + 1
+                    guard let end = Self.completedLineEnd(base, count: count, lineStart: start) else { continue }
                     completed(start, end)
                     position = end
                     continue vectors

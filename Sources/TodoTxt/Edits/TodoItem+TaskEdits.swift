@@ -179,7 +179,7 @@ extension TodoItem {
                 appendSavedPriority = oldPriority
             }
         } else if isCompleted {
-            out += [0x78, 0x20]
+            out += CompletedLine.mark
             if let completionDate { out += completionDate.bytes + [0x20] }
             if let created = replacement.creationDate ?? creationDate { out += created.bytes + [0x20] }
             out += replacement.bodyBytes

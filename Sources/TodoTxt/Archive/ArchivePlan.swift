@@ -142,7 +142,7 @@ extension ArchivePlan {
         var document = TodoDocument(bytes: bytes)
         document.removeLines { line in
             // Only a line starting with `x` (or with a BOM of its own) can be completed.
-            guard line.count >= 2, line[0] == 0x78 || line[0] == 0xEF else { return false }
+            guard line.count >= 2, line[0] == CompletedLine.markLetter || line[0] == 0xEF else { return false }
             let content = Array(line)
             guard TodoItem(content).isCompleted, let count = pending[content], count > 0 else { return false }
             pending[content] = count - 1

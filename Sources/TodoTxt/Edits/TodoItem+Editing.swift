@@ -2,6 +2,13 @@
 ///
 /// Each returns the complete new content of the one line; nothing else in the file is touched.
 /// They never normalise spacing, dates or tag order of what they do not change.
+///
+/// One public edit per verb, on `TodoItem` (what `LiveTodoFile.edit` and the CLI hand a line to):
+/// `completed(on:)`, `uncompleted()`, `prioritized(_:)`, `appendingDescription`,
+/// `prependingDescription`, `replacingDescription(with:)`, `settingTag`, `removingTag`,
+/// `newTaskLine`. The unchecked variants underneath them (`appending`, `prepending`,
+/// `settingPriority`), the `String` forms and the `TodoDocument` forms are `package`: the merge,
+/// the fuzz checks, the benchmarks and the tests use them, an app does not need a second way.
 extension TodoItem {
     /// Content with the given relative byte ranges removed (ranges must not overlap).
     func removing(_ ranges: [Range<Int>]) -> [UInt8] {
@@ -45,7 +52,7 @@ extension TodoItem {
     /// `(P) ` moves to ` pri:P` at the end. The date is optional because a merge may need `x` alone.
     func markedDone(on date: TodoDate?) -> [UInt8] {
         let lead = leadingMarkLength
-        var out: [UInt8] = Array(content.prefix(lead)) + [0x78, 0x20]
+        var out: [UInt8] = Array(content.prefix(lead)) + CompletedLine.mark
         if let date { out += date.bytes + [0x20] }
         if let priority, priorityOffset == lead {
             out.append(contentsOf: content.dropFirst(lead + 4))
@@ -91,7 +98,7 @@ extension TodoItem {
 
     /// Sets or removes the priority. On an open task the header `(P) ` is replaced, inserted or
     /// removed; on a completed task the header priority is changed if it has one, else the `pri:` tag.
-    public func settingPriority(_ priority: Priority?) -> [UInt8] {
+    package func settingPriority(_ priority: Priority?) -> [UInt8] {
         var bytes = Array(content)
         if let offset = priorityOffset {
             if let priority {
@@ -140,7 +147,7 @@ extension TodoItem {
 
     /// Appends text after the line: with a space, or directly when `text` starts with one of
     /// `joinDirectlyBefore` (todo.sh's sentence delimiters `,.:;`).
-    public func appending(_ text: [UInt8], joinDirectlyBefore delimiters: [UInt8] = []) -> [UInt8] {
+    package func appending(_ text: [UInt8], joinDirectlyBefore delimiters: [UInt8] = []) -> [UInt8] {
         var bytes = Array(content)
         if let first = text.first, delimiters.contains(first) {
             bytes.append(contentsOf: text)
@@ -152,7 +159,7 @@ extension TodoItem {
     }
 
     /// Inserts text at the start of the body, after the header (completion mark, priority, dates).
-    public func prepending(_ text: [UInt8]) -> [UInt8] {
+    package func prepending(_ text: [UInt8]) -> [UInt8] {
         var bytes = Array(content)
         let insertion = text + (bodyOffset < bytes.count ? [0x20] : [])
         bytes.insert(contentsOf: insertion, at: bodyOffset)
@@ -185,6 +192,8 @@ extension TodoItem {
     }
 }
 
+/// The edits above applied to one line of a document, in place (`package`: the public path is the
+/// `TodoItem` edit and `replaceContent(at:with:)`).
 extension TodoDocument {
     /// Replaces line `index` with `newContent` when it differs. Returns whether anything changed.
     @discardableResult
@@ -197,56 +206,56 @@ extension TodoDocument {
     /// Completes the task at `index` (see `TodoItem.completed(on:)`). Returns false if it was
     /// blank or already done.
     @discardableResult
-    public mutating func complete(at index: Int, on date: TodoDate) -> Bool {
+    package mutating func complete(at index: Int, on date: TodoDate) -> Bool {
         applyIfChanged(item(at: index).completed(on: date), at: index)
     }
 
     /// Un-completes the task at `index` (see `TodoItem.uncompleted()`). False if it was not done.
     @discardableResult
-    public mutating func uncomplete(at index: Int) -> Bool {
+    package mutating func uncomplete(at index: Int) -> Bool {
         applyIfChanged(item(at: index).uncompleted(), at: index)
     }
 
     /// Sets or removes the priority of the task at `index`.
     @discardableResult
-    public mutating func setPriority(_ priority: Priority?, at index: Int) -> Bool {
+    package mutating func setPriority(_ priority: Priority?, at index: Int) -> Bool {
         applyIfChanged(item(at: index).settingPriority(priority), at: index)
     }
 
     /// Sets tag `key` of the task at `index`.
     @discardableResult
-    public mutating func setTag(_ key: String, to value: String, at index: Int) -> Bool {
+    package mutating func setTag(_ key: String, to value: String, at index: Int) -> Bool {
         applyIfChanged(item(at: index).settingTag(key, to: value), at: index)
     }
 
     /// Removes every `key:` tag of the task at `index`.
     @discardableResult
-    public mutating func removeTag(_ key: String, at index: Int) -> Bool {
+    package mutating func removeTag(_ key: String, at index: Int) -> Bool {
         applyIfChanged(item(at: index).removingTag(key), at: index)
     }
 
     /// Appends text to the description of the task at `index` (`TodoItem.appendingDescription`).
     @discardableResult
-    public mutating func appendText(_ text: [UInt8], at index: Int,
+    package mutating func appendText(_ text: [UInt8], at index: Int,
                                     joinDirectlyBefore delimiters: [UInt8] = []) throws(TaskEditError) -> Bool {
         applyIfChanged(try item(at: index).appendingDescription(text, joinDirectlyBefore: delimiters), at: index)
     }
 
     /// Prepends text to the description of the task at `index` (`TodoItem.prependingDescription`).
     @discardableResult
-    public mutating func prependText(_ text: [UInt8], at index: Int) throws(TaskEditError) -> Bool {
+    package mutating func prependText(_ text: [UInt8], at index: Int) throws(TaskEditError) -> Bool {
         applyIfChanged(try item(at: index).prependingDescription(text), at: index)
     }
 
     /// Replaces the description of the task at `index` (`TodoItem.replacingDescription`).
     @discardableResult
-    public mutating func replaceText(_ text: [UInt8], at index: Int) throws(TaskEditError) -> Bool {
+    package mutating func replaceText(_ text: [UInt8], at index: Int) throws(TaskEditError) -> Bool {
         applyIfChanged(try item(at: index).replacingDescription(with: text), at: index)
     }
 
     /// Adds a task at the end (see `TodoItem.newTaskLine`). Returns its index.
     @discardableResult
-    public mutating func addTask(_ text: [UInt8], creationDate: TodoDate?, uid: String?) -> Int {
+    package mutating func addTask(_ text: [UInt8], creationDate: TodoDate?, uid: String?) -> Int {
         appendLine(TodoItem.newTaskLine(text, creationDate: creationDate, uid: uid))
     }
 }

@@ -75,11 +75,8 @@ public struct TodoItem: Sendable {
     static func leadingMarkLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         // Every mark at the start: a line of two marks sorted to the top of a file reads back as the
         // file's mark plus a line of one, which must parse the same (found by the sort fuzz target).
-        var length = 0
-        while bytes.count >= length + 3 && bytes[length] == 0xEF && bytes[length + 1] == 0xBB && bytes[length + 2] == 0xBF {
-            length += 3
-        }
-        return length
+        guard let base = bytes.baseAddress else { return 0 }
+        return CompletedLine.textStart(base, from: 0, end: bytes.count)
     }
 
     /// The length of the byte order marks this line starts with (3 per mark; see `parseHeader`).
@@ -172,9 +169,16 @@ public struct TodoItem: Sendable {
         return ByteScanning.isBlank(UnsafeBufferPointer(rebasing: bytes[lead...]))
     }
 
-    /// `x ` after the leading byte order marks.
+    /// `x ` after the leading byte order marks (`CompletedLine`, the one completed-line test).
     @inline(__always)
     static func isCompleted(_ bytes: UnsafeBufferPointer<UInt8>, after lead: Int) -> Bool {
-        bytes.count >= lead + 2 && bytes[lead] == 0x78 && bytes[lead + 1] == 0x20
+        guard let base = bytes.baseAddress else { return false }
+        return CompletedLine.hasMark(base, at: lead, end: bytes.count)
     }
+}
+
+/// Two items are equal when their lines are: every field is read from the line's bytes.
+extension TodoItem: Equatable, Hashable {
+    public static func == (lhs: TodoItem, rhs: TodoItem) -> Bool { lhs.content.elementsEqual(rhs.content) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(Array(content)) }
 }

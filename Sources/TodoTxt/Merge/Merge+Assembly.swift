@@ -43,11 +43,7 @@ struct MergeUnit {
     init(line content: ArraySlice<UInt8>, terminator: LineTerminator?) {
         self.head = MergeLine(content: content, terminator: terminator)
         self.rest = []
-        var first = content.startIndex
-        while content.endIndex - first >= 3 && content[first] == 0xEF && content[first + 1] == 0xBB && content[first + 2] == 0xBF {
-            first += 3
-        }
-        self.isCompleted = content.endIndex - first >= 2 && content[first] == 0x78 && content[first + 1] == 0x20
+        self.isCompleted = CompletedLine.isCompleted(content)
     }
 }
 
