@@ -78,7 +78,18 @@ final class MoveRecoveryTests: XCTestCase {
             let unexpected = now.filter { !$0.isEmpty && $0 != Self.moved && !expected.contains($0) }
             if !unexpected.isEmpty { problems.append("\(name): unexpected \(unexpected.prefix(3))") }
         }
-        if !problems.isEmpty { XCTFail("\(context): \(problems.prefix(5).joined(separator: "; "))", file: file, line: line) }
+        if !problems.isEmpty {
+            // Where a missing line went (a temporary or displaced file beside them), for the report.
+            let directory = (todo as NSString).deletingLastPathComponent
+            var holders: [String] = []
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+                let text = Files.text(directory + "/" + name)
+                for problem in problems {
+                    if let line = problem.split(separator: "'").dropFirst().first, text.contains(line) { holders.append("\(name) holds '\(line)'") }
+                }
+            }
+            XCTFail("\(context): \(problems.prefix(5).joined(separator: "; ")) \(holders.prefix(3))", file: file, line: line)
+        }
     }
 
     func makeFiles(_ directory: String) -> (todo: String, someday: String) {

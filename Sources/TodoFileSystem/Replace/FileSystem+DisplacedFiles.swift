@@ -1,48 +1,54 @@
-/// The old file a replacement swapped out, kept until what others appended to it is in the new file
-/// (docs/files.md section 1, "A writer killed after its rename").
+/// The old file a replacement swaps out, kept until what others appended to it is in the new file
+/// (docs/files.md section 1, "A writer killed after its swap").
 ///
-/// `renameExchange` leaves the old file under the temporary name. Bytes another program appends to
-/// it around the swap are copied into the new file afterwards; a writer killed before that copy is
-/// done used to leave them only in the old file, which was already unlinked. Now the old file is
-/// renamed at once to a name that says which writer displaced it and how many of its bytes the new
-/// file already holds (`.NAME.XXXXXX.PID.BYTES.displaced`), and removed only after the copy. The
-/// next writer of the file (under the writers' lock, before it reads) finds a displaced file whose
-/// writer is gone and appends the lines after BYTES that the file does not hold yet, then removes it.
+/// `renameExchange` leaves the old file under the temporary file's name, and bytes another program
+/// appends to it around the swap are copied into the new file afterwards; a writer killed before
+/// that copy used to leave them only in the old file, already unlinked. So just before the swap the
+/// temporary file is renamed `.NAME.XXXXXX.PID.BYTES.INODE.displaced`: the writer, how many bytes at
+/// the old file's start the new file holds, and the old file's inode. After the swap that name holds
+/// the old file (its inode is INODE) until the writer removes it, after the copy; before the swap it
+/// holds the new content (another inode). The next writer of the file, under the writers' lock and
+/// before it reads, finds such a file whose writer is gone: the old file gets its lines after BYTES
+/// appended where the file lacks them, and is removed; a temporary file that never got swapped in is
+/// only removed.
 struct DisplacedFile: Equatable {
     /// The process that displaced it.
     let writer: Int32
     /// How many bytes at its start the new file already reflects; the rest are late appends.
     let accounted: Int64
+    /// The old file's inode: the file under this name is the old file only if it has this inode.
+    let inode: UInt64
 
-    /// The name for the old file of `target` displaced from `temporaryName` (`.NAME.XXXXXX.tmp`).
-    static func name(target: String, temporaryName: String, writer: Int32, accounted: Int64) -> String {
+    /// The displaced name for the temporary file `temporaryName` (`.NAME.XXXXXX.tmp`).
+    static func name(temporaryName: String, writer: Int32, accounted: Int64, inode: UInt64) -> String {
         let token = temporaryName.hasSuffix(".tmp") ? String(temporaryName.dropLast(4)) : temporaryName
-        return "\(token).\(writer).\(accounted).displaced"
+        return "\(token).\(writer).\(accounted).\(inode).displaced"
     }
 
-    /// Reads a displaced file's name (`.TARGET.XXXXXX.PID.BYTES.displaced`); nil for any other name.
+    /// Reads a displaced name (`.TARGET.XXXXXX.PID.BYTES.INODE.displaced`); nil for any other name.
     init?(name: String, target: String) {
         let prefix = "." + target + "."
         guard name.hasPrefix(prefix), name.hasSuffix(".displaced") else { return nil }
         let parts = name.dropFirst(prefix.count).dropLast(".displaced".count).split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].utf8.count == 6, let writer = Int32(parts[1]), let accounted = Int64(parts[2]),
-              writer > 0, accounted >= 0 else { return nil }
+        guard parts.count == 4, parts[0].utf8.count == 6, let writer = Int32(parts[1]), let accounted = Int64(parts[2]),
+              let inode = UInt64(parts[3]), writer > 0, accounted >= 0 else { return nil }
         self.writer = writer
         self.accounted = accounted
+        self.inode = inode
     }
 }
 
 extension FileSystem {
-    /// Right after the swap: renames the old file (now at `temporaryPath`) to its displaced name.
-    /// Returns where it is now, for the caller to remove after the late-append copy; if the rename
-    /// fails, it is still at `temporaryPath` (and a kill before its removal leaves it to the cleanup
-    /// of abandoned temporary files, as before).
-    func keepDisplaced(_ temporaryPath: String, _ target: ResolvedPath, accounted: Int64) -> String {
+    /// Just before the swap: renames the temporary file at `temporaryPath` to its displaced name
+    /// (`old` is the identity of the file it is about to replace). Returns where it is now; if the
+    /// rename fails it stays where it was, and a kill between the swap and its removal leaves the
+    /// old file to the cleanup of abandoned temporary files, with any line appended to it then.
+    func nameForSwap(_ temporaryPath: String, _ target: ResolvedPath, accounted: Int64, old: FileIdentity) -> String {
         let temporaryName = temporaryPath.split(separator: "/").last.map(String.init) ?? temporaryPath
-        let name = DisplacedFile.name(target: target.name, temporaryName: temporaryName,
-                                      writer: ProcessContext.processID(), accounted: accounted)
+        let name = DisplacedFile.name(temporaryName: temporaryName, writer: ProcessContext.processID(),
+                                      accounted: accounted, inode: old.inode)
         let displaced = PathName.join(target.directory, name)
-        do { try system.rename(temporaryPath, displaced) } catch { return temporaryPath }
+        do { try system.renameNoReplace(temporaryPath, displaced) } catch { return temporaryPath }
         return displaced
     }
 
@@ -57,8 +63,13 @@ extension FileSystem {
             guard let displaced = DisplacedFile(name: name, target: target.name),
                   !ProcessContext.processExists(displaced.writer) else { continue }
             let path = PathName.join(target.directory, name)
-            guard let status = try? system.lstat(path), status.kind == .regular,
-                  let fd = try? openForReading(path) else { continue }
+            guard let status = try? system.lstat(path), status.kind == .regular else { continue }
+            // Its writer died before the swap: a temporary file like any other, never the only copy.
+            guard status.identity.inode == displaced.inode else {
+                _ = try? system.unlink(path)
+                continue
+            }
+            guard let fd = try? openForReading(path) else { continue }
             // An appender that opened the old file before the swap may still write to it: the file
             // waits for the next writer then (a line it wrote after the removal would be lost).
             let contents = (try? system.othersWriting(fd)) == true ? nil : try? readOpenFile(fd, path: path)

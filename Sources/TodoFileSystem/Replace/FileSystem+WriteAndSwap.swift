@@ -17,7 +17,9 @@ extension FileSystem {
         _ target: ResolvedPath, old: Snapshot, new: ReplacementContent,
         earlyCheck: BackgroundJob<Result<CheckResult, FileSystemError>>?, refusingNUL: Bool, writerWait: Duration
     ) throws(FileSystemError) -> AttemptResult {
-        let (temporaryPath, temporary) = try createTemporaryFile(beside: target, existing: old.status != nil)
+        let (createdPath, temporary) = try createTemporaryFile(beside: target, existing: old.status != nil)
+        // Where the temporary file is now: renamed to its displaced name just before the swap.
+        var temporaryPath = createdPath
         var renamed = false
         defer {
             system.closeQuietly(temporary)
@@ -31,12 +33,16 @@ extension FileSystem {
         var notes: [ReplaceNote] = []
         if !settled.copiedLate.isEmpty { notes.append(.lateAppend(byteCount: settled.copiedLate.count, afterRename: false)) }
 
+        // Named before the swap, so that the old file is never under a name that does not say how
+        // much of it the new file holds (FileSystem+DisplacedFiles.swift).
+        if let status = old.status {
+            let accounted = Int64(old.bytes.count) + Int64(settled.copiedLate.count)
+            temporaryPath = nameForSwap(temporaryPath, target, accounted: accounted, old: status.identity)
+        }
         let displaced: String?
         switch try swapIntoPlace(temporaryPath, target, old: old, renamed: &renamed) {
         case .conflict: return .conflict
-        case .inPlace(let displacedOldFile):
-            let accounted = Int64(old.bytes.count) + Int64(settled.copiedLate.count)
-            displaced = displacedOldFile ? keepDisplaced(temporaryPath, target, accounted: accounted) : nil
+        case .inPlace(let displacedOldFile): displaced = displacedOldFile ? temporaryPath : nil
         }
         notes += carryOverAfterRename(&writer, target, old: old, settled: settled, writerWait: writerWait)
         // Only now, with what was appended to it copied into the new file and synced: until here a
@@ -166,8 +172,8 @@ extension FileSystem {
             throw .renameFailed(from: temporaryPath, to: target.path, error)
         }
         renamed = true
-        // The swap left the old file under the temporary name; the caller keeps it (renamed so that
-        // it says how much of it the new file holds) until its late appends are carried over.
+        // The swap left the old file under the temporary (displaced) name; the caller keeps it there
+        // until its late appends are carried over.
         if case .swapped = swap { return .inPlace(displacedOldFile: true) }
         return .inPlace(displacedOldFile: false)
     }
