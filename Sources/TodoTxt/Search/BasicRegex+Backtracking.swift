@@ -13,6 +13,9 @@ extension BasicRegex {
         private var stepsLeft = BasicRegex.backtrackingBudget
         /// How many `match` calls are active, one inside the other.
         private var depth = 0
+        /// How many empty iterations that only an anchor let be empty are on the current path: such
+        /// a path may not end in an empty match (see `repeatMatch`).
+        private var anchorOnlyIterations = 0
         /// Whether the budget or the depth limit ran out: every answer since is "no match", and the caller must not
         /// trust it.
         var isExhausted: Bool { stepsLeft <= 0 }
@@ -28,6 +31,7 @@ extension BasicRegex {
             for branch in alternatives {
                 if match(branch[...], at: position, { end in
                     if requireEnd && end != self.text.count { return false }
+                    if self.anchorOnlyIterations > 0 && end == position { return false }
                     result = end
                     return true
                 }) { return result }
@@ -80,10 +84,14 @@ extension BasicRegex {
                 if match(node, at: position, { end in
                     // An empty iteration past the minimum ends the loop, keeping the captures it
                     // set, as grep does: `\(\|\)*\1` matches an empty line, `^\(a\|b*\)*c\1$`
-                    // matches `aac` with `\1` empty. Not when only an anchor let it be empty:
-                    // grep never matches `\(\<\)*\1` (the C library does).
+                    // matches `aac` with `\1` empty. When only an anchor let it be empty, grep
+                    // keeps its capture too (`\(\<\)*A\1` matches `A`), but never for a match that
+                    // is empty as a whole (`\(\<\)*\1` matches nothing; the C library matches it).
                     guard end != position || count < low else {
-                        return BasicRegex.matchesEmptyWithoutAnchors(node) ? next(end) : false
+                        if BasicRegex.matchesEmptyWithoutAnchors(node) { return next(end) }
+                        self.anchorOnlyIterations += 1
+                        defer { self.anchorOnlyIterations -= 1 }
+                        return next(end)
                     }
                     return self.repeatMatch(node, count: count + 1, low: low, high: high, at: end, next)
                 }) { return true }

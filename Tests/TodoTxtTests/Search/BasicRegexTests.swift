@@ -29,6 +29,20 @@ struct BasicRegexTests {
         #expect(BasicRegex(pattern, ignoreCase: true).matches(bytes(text)) == expected)
     }
 
+    /// A repeated group that only an anchor lets match empty (`\(\<\)`, `\(^\)`, `\(\>\)`): its one empty
+    /// iteration sets `\1` where the anchor holds, but never for a match empty as a whole. Each answer
+    /// is what GNU grep 3.8 printed for the same term and line (`grep -c`).
+    @Test(arguments: [
+        (#"\(\<\)*A\1"#, " <\\A", true), (#"\(\<\)*A\1"#, "A", true), (#"\(\b\)*A\1"#, "A", true),
+        (#"\(^\)*A\1"#, "A", true), (#"\(^\)*A\1"#, " <\\A", false), (#"\(\>\)*A\1"#, "A", false),
+        (#"\(\<\)*\1A"#, "A", true), (#"\(\<\)*\1A*"#, "A", true), (#"A\(\>\)*\1$"#, "A", true),
+        (#"\(\<\)*\1"#, "A", false), (#"x\(\<\)*\1"#, "A", false), (#"\(\<\)*\1$"#, "A", false),
+        (#"\(\<\)*\(\1\)"#, "A", false), (#"\(^\)*\1"#, "A", false), (#"\(\b\)*\1"#, "A", false),
+    ])
+    func anAnchorOnlyIterationSetsItsCaptureForAMatchThatIsNotEmpty(pattern: String, text: String, expected: Bool) {
+        #expect(BasicRegex(pattern, ignoreCase: true).matches(bytes(text)) == expected, "\(pattern) on \(text)")
+    }
+
     @Test func aByteThatIsNotUTF8MatchesOnlyItself() {
         let invalid: [UInt8] = [0x61, 0xFF, 0x62]
         #expect(!BasicRegex("a.b", ignoreCase: true).matches(invalid))
