@@ -51,15 +51,6 @@ enum TaskActions {
         return addresses
     }
 
-    /// Where each target is in `document`, found before any of them is edited. Kept for callers
-    /// outside a transaction; inside one, `TodoFileEdit.targets(_:pinned:in:_:notices:)` resolves
-    /// and locates in one step.
-    static func locate(_ targets: [TaskTarget], in document: TodoDocument, _ file: TodoFileEdit) throws(CLIError) -> [Int] {
-        var indices: [Int] = []
-        for target in targets { indices.append(try target.locate(in: document, path: file.path)) }
-        return indices
-    }
-
     /// `append|prepend NR TEXT`.
     static func appendOrPrepend(_ name: String, _ arguments: [String], _ invocation: inout Invocation) throws(CLIError) -> Int32 {
         let (file, address, text) = try addressAndText(name, arguments, &invocation)

@@ -7,7 +7,7 @@ import TodoTxt
 /// Every rewrite goes through the file layer's one transaction (`FileSystem.transact`: the writers'
 /// lock, one read under it, NUL bytes and conflict blocks refused, compare-and-swap, nothing written
 /// when nothing changed), by `transact` (an edit of the document), `transactBytes`, or the older
-/// byte-level doors `update`, `updateHoldingLock`, `replaceHoldingLock` and `resort` that forward to
+/// byte-level doors `update`, `updateHoldingLock` and `resort` that forward to
 /// it; appends go through `appendLines` or `appendDurably`. Every read and write
 /// goes through `fileSystem`, which the command is given (`TodoCommand.run`): the real one, or one
 /// whose system calls fail on purpose, so that in-process tests can fail the Nth write of a command.
@@ -105,15 +105,10 @@ struct FileAccess: Sendable {
     func updateHoldingLock(_ path: String, createIfMissing: Bool = false, writerWait: Duration = .seconds(5),
                                   warn: (String) -> Void,
                                   _ transform: ([UInt8]) throws(CLIError) -> [UInt8]?) throws(CLIError) -> Bool {
-        try replace(path, createIfMissing: createIfMissing, writerWait: writerWait, fileSystem: fileSystem, warn: warn, transform).get()
-    }
-
-    /// A replacement whose new content may be pieces of the old (`ReplacementContent.pieces`), for a
-    /// caller that already holds the lock of `path` (archive). A file holding a NUL byte is refused.
-    @discardableResult
-    func replaceHoldingLock(_ path: String, warn: (String) -> Void,
-                                   content: ([UInt8]) throws(CLIError) -> ReplacementContent?) throws(CLIError) -> Bool {
-        try replace(path, options: ReplaceOptions(refusesNULBytes: true), fileSystem: fileSystem, warn: warn, content).get()
+        try transactBytes(path, createIfMissing: createIfMissing, refusesConflictBlocks: false, lockTimeout: writerWait,
+                          lockHeldByCaller: true, warn: warn) { (old: [UInt8]) throws(CLIError) -> ReplacementContent? in
+            try transform(old).map { .bytes($0) }
+        }
     }
 
     /// What the user must hear about a replacement that happened: never silent about a name that
@@ -163,28 +158,6 @@ struct FileAccess: Sendable {
     func resort(_ path: String, lockTimeout: Duration = .seconds(5), warn: (String) -> Void,
                        content: ([UInt8]) throws(CLIError) -> ReplacementContent?) throws(CLIError) -> Bool {
         try transactBytes(path, lockTimeout: lockTimeout, warn: warn, content)
-    }
-
-    private func replace(_ path: String, createIfMissing: Bool, writerWait: Duration, fileSystem: FileSystem,
-                                warn: (String) -> Void,
-                                _ transform: ([UInt8]) throws(CLIError) -> [UInt8]?) -> Result<Bool, CLIError> {
-        replace(path, options: ReplaceOptions(createIfMissing: createIfMissing, refusesNULBytes: true, writerWait: writerWait),
-                fileSystem: fileSystem, warn: warn) { (old: [UInt8]) throws(CLIError) -> ReplacementContent? in
-            try transform(old).map { .bytes($0) }
-        }
-    }
-
-    /// A write through the file layer's one transaction (`FileSystem.transact`), the lock held by
-    /// the caller: the byte-level writers' conflict rules stay their own, so none is refused here.
-    /// Every writer refuses a file holding a NUL byte: a todo file never has one, so it is a binary
-    /// file given by mistake (docs/todo-command.md, "Errors").
-    private func replace(_ path: String, options: ReplaceOptions, fileSystem: FileSystem, warn: (String) -> Void,
-                                _ content: ([UInt8]) throws(CLIError) -> ReplacementContent?) -> Result<Bool, CLIError> {
-        let transaction = TransactionOptions(createIfMissing: options.createIfMissing, refusesConflictBlocks: false,
-                                             lockTimeout: options.writerWait, lockHeldByCaller: true)
-        return Result { () throws(CLIError) -> Bool in
-            try Self.report(fileSystem.transact(path, options: transaction, content: content), path: path, warn: warn).written
-        }
     }
 
     /// Changes the file's document with `edit` in one transaction of the file layer

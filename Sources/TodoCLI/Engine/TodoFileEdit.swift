@@ -71,16 +71,6 @@ struct TodoFileEdit {
         return targets
     }
 
-    /// One safe write of the todo file: one transaction of the file layer (`FileAccess.transact`:
-    /// the writers' lock, the file read once under it, NUL bytes and conflict blocks refused,
-    /// compare-and-swap, nothing written when nothing changed). `edit` gets the document as it is
-    /// now (it may run again when another writer changed the file meanwhile, so it must not print)
-    /// and changes it in place. Returns whether the file was written.
-    @discardableResult
-    func write(_ edit: (inout TodoDocument) throws(CLIError) -> Void) throws(CLIError) -> Bool {
-        try files.transact(path, lockTimeout: lockTimeout, warn: warn, edit).written
-    }
-
     /// One transaction of the todo file whose `edit` resolves its own addresses on the document read
     /// under the lock (no earlier read, see `pinned`) and returns what to print afterwards. A missing
     /// file is an empty document, on which every address fails (so nothing is ever created).
