@@ -1,3 +1,6 @@
+// A controlling terminal exists only on macOS and Linux: on iOS and visionOS this module holds
+// the key decoder, the line editor and display width alone (docs/architecture.md, "Platforms").
+#if os(macOS) || os(Linux)
 #if os(Linux)
 @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -127,3 +130,4 @@ enum TerminalPlatform {
     /// Whether the last failed call was interrupted by a signal (`EINTR`).
     static var wasInterrupted: Bool { errno == EINTR }
 }
+#endif

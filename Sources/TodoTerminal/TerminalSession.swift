@@ -1,3 +1,6 @@
+// A controlling terminal exists only on macOS and Linux: on iOS and visionOS this module holds
+// the key decoder, the line editor and display width alone (docs/architecture.md, "Platforms").
+#if os(macOS) || os(Linux)
 import Dispatch
 import Synchronization
 
@@ -148,3 +151,4 @@ public final class TerminalSession: @unchecked Sendable {
 private final class PendingInputs: Sendable {
     let events = Mutex<[TerminalSession.Input]>([])
 }
+#endif
