@@ -71,7 +71,11 @@ public final class LiveTodoFile: Sendable {
     /// Opens `path` (a file that does not exist yet reads as empty; it is created by the first edit).
     ///
     /// - Parameters:
+    ///   - path: the todo file; a symlink is followed, and stays a symlink when the file is written.
+    ///   - fileSystem: the file layer to read and write through (`FileSystem()`: the real one).
+    ///   - lockTimeout: how long an edit waits for the writers' lock (`FileLock`) before it fails.
     ///   - settle: how quiet the file must be before a change is read (see `FileWatcher`).
+    ///   - backend: how changes are noticed (`FileWatcherBackend`: notifications, or polling).
     ///   - queue: where the watching callbacks run (default: a queue of the watcher's own).
     ///   - notes: what a write had to tell (late appends carried over, hard links detached, a
     ///     write not yet durable); the write itself succeeded.
@@ -97,8 +101,10 @@ public final class LiveTodoFile: Sendable {
     /// Starts watching: `onEvent` gets every new version of the file (not the ones this object
     /// wrote itself), its removal, a failed read, and the end of the watching.
     ///
-    /// - Parameter onSibling: the name of each other file that appears in the directory (to spot a
-    ///   sync client's conflict copy); see `FileWatcher.start`.
+    /// - Parameters:
+    ///   - onSibling: the name of each other file that appears in the directory (to spot a
+    ///     sync client's conflict copy); see `FileWatcher.start`.
+    ///   - onEvent: each `LiveFileEvent`, on the watcher's queue, one at a time.
     public func start(onSibling: (@Sendable (String) -> Void)? = nil,
                       onEvent: @escaping @Sendable (LiveFileEvent) -> Void) throws(FileWatcherError) {
         try watcher.start(onSibling: onSibling) { [self] event in
