@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import TodoTxt
 
 /// A todo file kept open by an interactive program (`todo ui`, `todo watch`, an app): the current
@@ -58,7 +57,7 @@ public final class LiveTodoFile: Sendable {
     let fileSystem: FileSystem
     let lockTimeout: Duration
     private let noteSink: @Sendable (ReplaceNote) -> Void
-    private let current: Mutex<Version>
+    private let current: Locked<Version>
     private let watcher: FileWatcher
 
     /// What this object last saw of the file.
@@ -88,7 +87,7 @@ public final class LiveTodoFile: Sendable {
         self.lockTimeout = lockTimeout
         noteSink = notes
         let read = try LiveTodoFile.readIfExists(path, fileSystem)
-        current = Mutex(Version(document: read ?? TodoDocument(), isMissing: read == nil))
+        current = Locked(Version(document: read ?? TodoDocument(), isMissing: read == nil))
         watcher = FileWatcher(path: path, backend: backend, settle: settle, queue: queue)
     }
 
