@@ -38,7 +38,7 @@ final class PlatformMutex: @unchecked Sendable {
 /// `Synchronization.Mutex` gives, on every platform Package.swift declares (`Mutex` needs macOS 15,
 /// iOS 18 or visionOS 2; docs/architecture.md, "Platforms"). For the live file's current version and
 /// the CLI's hand-overs between threads.
-package final class Locked<Value: Sendable>: @unchecked Sendable {
+package final class LockedValue<Value: Sendable>: @unchecked Sendable {
     private let mutex = PlatformMutex()
     // Touched only inside `mutex.withLock`.
     private var value: Value

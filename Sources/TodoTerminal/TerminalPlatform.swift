@@ -134,7 +134,7 @@ enum TerminalPlatform {
 /// A value that only one thread at a time reads or changes, behind a `pthread_mutex_t` on the heap
 /// (a mutex must not move): what `Synchronization.Mutex` gives, on every platform Package.swift
 /// declares (`Mutex` needs macOS 15; docs/architecture.md, "Platforms").
-final class Locked<Value: Sendable>: @unchecked Sendable {
+final class LockedValue<Value: Sendable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     // Touched only with `mutex` held.
     private var value: Value

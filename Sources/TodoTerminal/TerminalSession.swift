@@ -29,7 +29,7 @@ public final class TerminalSession: @unchecked Sendable {
     let input: Int32
     let output: Int32
     private let saved: TerminalPlatform.Mode
-    private let rawMode: Locked<Bool>
+    private let rawMode: LockedValue<Bool>
     private let pipeRead: Int32
     private let pipeWrite: Int32
     private let pending: PendingInputs
@@ -44,7 +44,7 @@ public final class TerminalSession: @unchecked Sendable {
         self.input = input
         self.output = output
         saved = mode
-        rawMode = Locked(false)
+        rawMode = LockedValue(false)
         pipeRead = ends.read
         pipeWrite = ends.write
         let pending = PendingInputs()
@@ -148,6 +148,6 @@ public final class TerminalSession: @unchecked Sendable {
 
 /// The signals that arrived and were not read yet (shared with the signal handlers).
 private final class PendingInputs: Sendable {
-    let events = Locked<[TerminalSession.Input]>([])
+    let events = LockedValue<[TerminalSession.Input]>([])
 }
 #endif

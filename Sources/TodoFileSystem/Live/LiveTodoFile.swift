@@ -57,7 +57,7 @@ public final class LiveTodoFile: Sendable {
     let fileSystem: FileSystem
     let lockTimeout: Duration
     private let noteSink: @Sendable (ReplaceNote) -> Void
-    private let current: Locked<Version>
+    private let current: LockedValue<Version>
     private let watcher: FileWatcher
 
     /// What this object last saw of the file.
@@ -87,7 +87,7 @@ public final class LiveTodoFile: Sendable {
         self.lockTimeout = lockTimeout
         noteSink = notes
         let read = try LiveTodoFile.readIfExists(path, fileSystem)
-        current = Locked(Version(document: read ?? TodoDocument(), isMissing: read == nil))
+        current = LockedValue(Version(document: read ?? TodoDocument(), isMissing: read == nil))
         watcher = FileWatcher(path: path, backend: backend, settle: settle, queue: queue)
     }
 
