@@ -4,8 +4,12 @@ import PackageDescription
 
 let package = Package(
     name: "todo",
-    // Clock and Duration (the lock timeouts, the watcher's debounce) need macOS 13.
-    platforms: [.macOS(.v13)],
+    // Clock and Duration (the lock timeouts, the watcher's debounce) need macOS 13. iOS and visionOS
+    // build the libraries only: TodoFileSystem without child processes, TodoTerminal without the
+    // terminal session (keys, line editing, display width); the `todo` executable, which spawns
+    // processes and drives a terminal, is macOS and Linux only. Only Linux is built and tested here
+    // (docs/architecture.md, "Platforms").
+    platforms: [.macOS(.v13), .iOS(.v17), .visionOS(.v1)],
     products: [
         // The format library: what an app needs to read, edit and merge todo.txt files.
         .library(name: "TodoTxt", targets: ["TodoTxt"]),

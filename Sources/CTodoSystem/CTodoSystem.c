@@ -7,6 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
+#if defined(__APPLE__)
+#include <crt_externs.h>
+#else
+extern char **environ;
+#endif
 
 #if defined(__linux__)
 #include <sys/syscall.h>
@@ -118,5 +123,13 @@ int ctodo_writer_lock_holder(int fd) {
     (void)fd;
     errno = ENOTSUP;
     return -1;
+#endif
+}
+
+char *const *ctodo_environment(void) {
+#if defined(__APPLE__)
+    return *_NSGetEnviron();
+#else
+    return environ;
 #endif
 }

@@ -31,7 +31,7 @@ public struct FileIdentity: Sendable, Hashable, CustomStringConvertible {
     public var modificationNanoseconds: Int64
 
     /// Builds an identity from its parts (tests and fakes; real ones come from `stat`).
-    public init(device: UInt64, inode: UInt64, size: Int64, modificationSeconds: Int64, modificationNanoseconds: Int64) {
+    package init(device: UInt64, inode: UInt64, size: Int64, modificationSeconds: Int64, modificationNanoseconds: Int64) {
         self.device = device
         self.inode = inode
         self.size = size
@@ -66,7 +66,7 @@ public struct FileStatus: Sendable, Hashable {
     public var linkCount: UInt64
 
     /// Builds a status from its parts (tests and fakes; real ones come from `stat`).
-    public init(identity: FileIdentity, kind: FileKind, permissions: UInt32, owner: UInt32, group: UInt32, linkCount: UInt64) {
+    package init(identity: FileIdentity, kind: FileKind, permissions: UInt32, owner: UInt32, group: UInt32, linkCount: UInt64) {
         self.identity = identity
         self.kind = kind
         self.permissions = permissions
@@ -87,7 +87,7 @@ public struct FileContents: Sendable, Hashable {
     public var resolvedPath: String
 
     /// Bundles what `FileSystem.read` found.
-    public init(bytes: [UInt8], status: FileStatus, resolvedPath: String) {
+    package init(bytes: [UInt8], status: FileStatus, resolvedPath: String) {
         self.bytes = bytes
         self.status = status
         self.resolvedPath = resolvedPath

@@ -6,7 +6,7 @@
 extension FileSystem {
     /// How long (in seconds) a temporary file must have gone unmodified before it counts as
     /// abandoned: ten minutes, far longer than any write of a todo file takes.
-    public static let abandonedTemporaryFileAge: Int64 = 600
+    package static let abandonedTemporaryFileAge: Int64 = 600
 
     /// Whether `name` is a name `replace` gives its temporary files beside a file called `target`:
     /// `.TARGET.` then six lowercase letters or digits, then `.tmp`.
@@ -27,7 +27,7 @@ extension FileSystem {
     /// a failed removal is skipped, because these files are clutter, never the only copy of anything
     /// (the todo file is only ever replaced by a complete, synced temporary file).
     @discardableResult
-    public func removeAbandonedTemporaryFiles(
+    package func removeAbandonedTemporaryFiles(
         beside path: String, now: Int64, minimumAge: Int64 = abandonedTemporaryFileAge
     ) -> [String] {
         guard let target = try? resolve(path),

@@ -28,7 +28,7 @@ public struct AppendResult: Sendable, Hashable {
     public var notes: [ReplaceNote]
 
     /// Bundles what `appendDurably` did.
-    public init(appended: [UInt8], created: Bool, directorySyncFailure: FileSystemError?, notes: [ReplaceNote] = []) {
+    package init(appended: [UInt8], created: Bool, directorySyncFailure: FileSystemError?, notes: [ReplaceNote] = []) {
         self.appended = appended
         self.created = created
         self.directorySyncFailure = directorySyncFailure

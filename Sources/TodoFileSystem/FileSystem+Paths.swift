@@ -4,14 +4,14 @@
 /// through the `Syscalls` seam like everything else, so a test can fail any of them.
 extension FileSystem {
     /// The real path of `path` with symlinks resolved (or where it would be created).
-    public func realPath(_ path: String) throws(FileSystemError) -> String {
+    package func realPath(_ path: String) throws(FileSystemError) -> String {
         try resolve(path).path
     }
 
     /// Removes a file and fsyncs its directory, so the removal is as durable as the write before it.
     ///
     /// Wraps unlink(2) and fsync(2) of the directory.
-    public func removeFile(_ path: String) throws(FileSystemError) {
+    package func removeFile(_ path: String) throws(FileSystemError) {
         do {
             try system.unlink(path)
         } catch {
@@ -24,7 +24,7 @@ extension FileSystem {
     /// Refuses to overwrite an existing destination.
     ///
     /// Wraps lstat(2), rename(2) and fsync(2) of the directory.
-    public func moveFile(_ source: String, to destination: String) throws(FileSystemError) {
+    package func moveFile(_ source: String, to destination: String) throws(FileSystemError) {
         if (try? system.lstat(destination)) != nil {
             throw .failed(.write, path: destination, .fileExists)
         }
@@ -38,37 +38,37 @@ extension FileSystem {
 
     /// What `path` names (following symlinks unless `followingLinks` is false), or nil when nothing
     /// is there or it cannot be looked at.
-    public func kind(of path: String, followingLinks: Bool = true) -> FileKind? {
+    package func kind(of path: String, followingLinks: Bool = true) -> FileKind? {
         let status = followingLinks ? try? system.stat(path) : try? system.lstat(path)
         return status?.kind
     }
 
     /// Whether `first` and `second` name one file (symlinks followed; hard links are one file too):
     /// the same device and inode. False when either cannot be looked at.
-    public func isSameFile(_ first: String, _ second: String) -> Bool {
+    package func isSameFile(_ first: String, _ second: String) -> Bool {
         guard let one = try? system.stat(first), let other = try? system.stat(second) else { return false }
         return one.identity.device == other.identity.device && one.identity.inode == other.identity.inode
     }
 
     /// What `stat` says about `path` (symlinks followed): mode, owner, kind; nil when nothing is there
     /// or it cannot be looked at.
-    public func status(of path: String) -> FileStatus? { try? system.stat(path) }
+    package func status(of path: String) -> FileStatus? { try? system.stat(path) }
 
     /// Whether something is at `path` (a broken symlink is nothing).
-    public func exists(_ path: String) -> Bool { kind(of: path) != nil }
+    package func exists(_ path: String) -> Bool { kind(of: path) != nil }
 
     /// Whether `path` exists and this process may execute it.
-    public func isExecutable(_ path: String) -> Bool { (try? system.access(path, .execute)) != nil }
+    package func isExecutable(_ path: String) -> Bool { (try? system.access(path, .execute)) != nil }
 
     /// The names in directory `path` that start with `prefix` (without `.` and `..`), unsorted; nil
     /// if it cannot be read.
-    public func directoryEntries(_ path: String, withPrefix prefix: String = "") -> [String]? {
+    package func directoryEntries(_ path: String, withPrefix prefix: String = "") -> [String]? {
         try? system.directoryEntries(path, prefix: Array(prefix.utf8))
     }
 
     /// `mkdir -p path`; returns whether `path` is a directory afterwards.
     @discardableResult
-    public func makeDirectories(_ path: String) -> Bool {
+    package func makeDirectories(_ path: String) -> Bool {
         if kind(of: path) == .directory { return true }
         guard !path.isEmpty else { return false }
         let bytes = Array(path.utf8)
@@ -83,7 +83,7 @@ extension FileSystem {
     /// Creates (or empties) `path` as a plain file, as todo.sh's start-up does for its three files;
     /// returns whether that worked.
     @discardableResult
-    public func createEmptyFile(_ path: String) -> Bool {
+    package func createEmptyFile(_ path: String) -> Bool {
         guard let descriptor = try? system.open(path, [.writeOnly, .create, .truncate, .closeOnExec], permissions: 0o666) else {
             return false
         }

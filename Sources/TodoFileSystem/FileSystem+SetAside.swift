@@ -1,10 +1,10 @@
 /// A file moved out of the way under a hidden name in its own folder, so that nobody opening the old
 /// name finds it any more, while its bytes are checked before it is removed (docs/sync.md section 2).
-public struct SetAsideFile: Sendable, Hashable {
+package struct SetAsideFile: Sendable, Hashable {
     /// Where the file was.
-    public let originalPath: String
+    package let originalPath: String
     /// Where it is now: `.NAME.<16 hex digits>.reconciling` beside `originalPath`.
-    public let path: String
+    package let path: String
 }
 
 /// Taking a merged conflict copy out of the way without losing what someone appended to it after it
@@ -15,12 +15,12 @@ public struct SetAsideFile: Sendable, Hashable {
 /// Every call goes through the `Syscalls` seam.
 extension FileSystem {
     /// The suffix of a set-aside file's name; such names never match a conflict-copy pattern.
-    public static let setAsideSuffix = ".reconciling"
+    package static let setAsideSuffix = ".reconciling"
 
     /// Renames `path` to a fresh hidden name in the same folder, never replacing anything there.
     ///
     /// Throws `.notFound` when `path` is gone (another process took it), `.renameFailed` otherwise.
-    public func setAside(_ path: String) throws(FileSystemError) -> SetAsideFile {
+    package func setAside(_ path: String) throws(FileSystemError) -> SetAsideFile {
         let directory = PathName.directory(of: path)
         let name = PathName.lastComponent(of: path)
         var lastError = Errno.fileExists
@@ -45,7 +45,7 @@ extension FileSystem {
 
     /// Puts a set-aside file back under its old name, unless something new took that name meanwhile
     /// (then it stays under its hidden name and the error says so).
-    public func putBack(_ file: SetAsideFile) throws(FileSystemError) {
+    package func putBack(_ file: SetAsideFile) throws(FileSystemError) {
         do {
             try renameWithoutReplacing(file.path, file.originalPath)
         } catch {
@@ -67,7 +67,7 @@ extension FileSystem {
     ///
     /// Throws `.openForWriting(path: originalPath, …)` when a writer kept it open the whole wait,
     /// `.keptChanging` when it changed between every pair of looks.
-    public func settledBytes(of file: SetAsideFile, writerWait: Duration) throws(FileSystemError) -> [UInt8] {
+    package func settledBytes(of file: SetAsideFile, writerWait: Duration) throws(FileSystemError) -> [UInt8] {
         let attempts = 20
         for _ in 0..<attempts {
             let fd = try openForReading(file.path)

@@ -3,7 +3,7 @@ extension FileSystem {
     /// `K`, `M` or `G` (powers of 1024, either case; `2G` is 2 GiB); nil for anything else (a
     /// fraction, a negative number, zero, another suffix, a number beyond `Int64`). The CLI refuses
     /// a value this returns nil for, in one line, before any file is read (docs/todo-command.md).
-    public static func parseSizeLimit(_ text: String) -> Int64? {
+    package static func parseSizeLimit(_ text: String) -> Int64? {
         var digits = Substring(text)
         var multiplier: Int64 = 1
         switch digits.last {

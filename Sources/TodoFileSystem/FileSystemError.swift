@@ -123,7 +123,7 @@ public enum FileSystemError: Error, CustomStringConvertible, Hashable, Sendable 
     }
 
     /// `5 s`, `1.5 s`, `200 ms`: short, and exact enough for a message about waiting.
-    public static func format(_ duration: Duration) -> String {
+    package static func format(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         if milliseconds < 1000 { return "\(milliseconds) ms" }

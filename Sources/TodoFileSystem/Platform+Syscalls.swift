@@ -22,7 +22,7 @@ func checked<T: BinaryInteger>(_ body: () -> T) -> Result<T, Errno> {
 extension Syscalls {
     /// The real C library, one closure per call. No retries here: `Syscalls`' methods add EINTR
     /// handling and write loops on top, so injected faults go through the same logic as real ones.
-    public static let live = Syscalls(
+    package static let live = Syscalls(
         open: { path, flags, permissions in
             checked { platformOpen(path, flags.rawValue, permissions) }.map(FileDescriptor.init(rawValue:))
         },

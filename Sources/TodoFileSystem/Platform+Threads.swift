@@ -1,4 +1,4 @@
-// A mutex and a background thread without Foundation, Dispatch or Synchronization, for the file layer.
+// A mutex, a value behind it and a background thread without Foundation, Dispatch or Synchronization.
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -31,6 +31,25 @@ final class PlatformMutex: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return body()
+    }
+}
+
+/// A value that only one thread at a time reads or changes, behind a `PlatformMutex`: what
+/// `Synchronization.Mutex` gives, on every platform Package.swift declares (`Mutex` needs macOS 15,
+/// iOS 18 or visionOS 2; docs/architecture.md, "Platforms"). For the live file's current version and
+/// the CLI's hand-overs between threads.
+package final class LockedValue<Value: Sendable>: @unchecked Sendable {
+    private let mutex = PlatformMutex()
+    // Touched only inside `mutex.withLock`.
+    private var value: Value
+
+    /// Guards `value` from now on.
+    package init(_ value: Value) { self.value = value }
+
+    /// Runs `body` on the value with the lock held; nothing else reads or changes it meanwhile.
+    package func withLock<T, Failure: Error>(_ body: (inout Value) throws(Failure) -> T) throws(Failure) -> T {
+        let outcome: Result<T, Failure> = mutex.withLock { Result { () throws(Failure) in try body(&value) } }
+        return try outcome.get()
     }
 }
 

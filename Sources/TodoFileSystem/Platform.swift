@@ -136,43 +136,43 @@ extension Errno {
 
 extension OpenFlags {
     /// `O_RDONLY`.
-    public static let readOnly = OpenFlags(rawValue: O_RDONLY)
+    package static let readOnly = OpenFlags(rawValue: O_RDONLY)
     /// `O_WRONLY`.
-    public static let writeOnly = OpenFlags(rawValue: O_WRONLY)
+    package static let writeOnly = OpenFlags(rawValue: O_WRONLY)
     /// `O_RDWR`.
-    public static let readWrite = OpenFlags(rawValue: O_RDWR)
+    package static let readWrite = OpenFlags(rawValue: O_RDWR)
     /// `O_APPEND`: every write goes to the current end of file, atomically with respect to other appenders.
-    public static let append = OpenFlags(rawValue: O_APPEND)
+    package static let append = OpenFlags(rawValue: O_APPEND)
     /// `O_CREAT`.
-    public static let create = OpenFlags(rawValue: O_CREAT)
+    package static let create = OpenFlags(rawValue: O_CREAT)
     /// `O_EXCL`: with `create`, fail with `EEXIST` instead of opening an existing file or following a symlink.
-    public static let exclusive = OpenFlags(rawValue: O_EXCL)
+    package static let exclusive = OpenFlags(rawValue: O_EXCL)
     /// `O_CLOEXEC`: no descriptor leaks into spawned children (editors, git).
-    public static let closeOnExec = OpenFlags(rawValue: O_CLOEXEC)
+    package static let closeOnExec = OpenFlags(rawValue: O_CLOEXEC)
     /// `O_NOFOLLOW`.
-    public static let noFollow = OpenFlags(rawValue: O_NOFOLLOW)
+    package static let noFollow = OpenFlags(rawValue: O_NOFOLLOW)
     /// `O_DIRECTORY`.
-    public static let directory = OpenFlags(rawValue: O_DIRECTORY)
+    package static let directory = OpenFlags(rawValue: O_DIRECTORY)
     /// `O_NONBLOCK`: opening a FIFO named like the todo file must not hang; regular files ignore it.
-    public static let nonBlocking = OpenFlags(rawValue: O_NONBLOCK)
+    package static let nonBlocking = OpenFlags(rawValue: O_NONBLOCK)
     /// `O_TRUNC`.
-    public static let truncate = OpenFlags(rawValue: O_TRUNC)
+    package static let truncate = OpenFlags(rawValue: O_TRUNC)
 }
 
 extension AccessMode {
     /// `W_OK`.
-    public static let write = AccessMode(rawValue: W_OK)
+    package static let write = AccessMode(rawValue: W_OK)
     /// `R_OK`.
-    public static let read = AccessMode(rawValue: R_OK)
+    package static let read = AccessMode(rawValue: R_OK)
     /// `X_OK`.
-    public static let execute = AccessMode(rawValue: X_OK)
+    package static let execute = AccessMode(rawValue: X_OK)
 }
 
 extension LockOperation {
     /// `LOCK_EX | LOCK_NB`: take the exclusive lock or fail with `EWOULDBLOCK` at once.
-    public static let exclusiveNonBlocking = LockOperation(rawValue: LOCK_EX | LOCK_NB)
+    package static let exclusiveNonBlocking = LockOperation(rawValue: LOCK_EX | LOCK_NB)
     /// `LOCK_UN`.
-    public static let unlock = LockOperation(rawValue: LOCK_UN)
+    package static let unlock = LockOperation(rawValue: LOCK_UN)
 }
 
 // MARK: - stat conversion

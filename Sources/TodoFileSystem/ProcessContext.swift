@@ -1,21 +1,23 @@
-// Platform.swift refuses any platform other than Linux and macOS, once for the module.
+// Platform.swift refuses any platform other than Linux and Darwin, once for the module.
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #else
 import Darwin
 #endif
+import CTodoSystem
 import Dispatch
 
 /// What the command line needs from the process and the OS, outside files: the environment, the
 /// clock in local time, whether a stream is a terminal, and writing to the standard streams.
 ///
 /// It lives here so that the CLI holds no platform code.
-public enum ProcessContext {
+package enum ProcessContext {
     /// The process environment as a dictionary (later duplicates win, as getenv would not; in practice
     /// there are none).
-    public static func environment() -> [String: String] {
+    package static func environment() -> [String: String] {
         var result: [String: String] = [:]
-        var pointer = environ
+        // `environ` through C: Darwin's headers do not declare it.
+        guard var pointer = ctodo_environment() else { return result }
         while let entry = pointer.pointee {
             let pair = String(cString: entry)
             if let equals = pair.firstIndex(of: "=") {
@@ -27,17 +29,17 @@ public enum ProcessContext {
     }
 
     /// One variable of the process environment, or nil when it is unset.
-    public static func environmentValue(_ name: String) -> String? {
+    package static func environmentValue(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
 
     /// Seconds since the epoch, now.
-    public static func now() -> Int {
+    package static func now() -> Int {
         Int(time(nil))
     }
 
     /// The local calendar date and time of `seconds` since the epoch (respects `TZ`).
-    public static func localTime(_ seconds: Int) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+    package static func localTime(_ seconds: Int) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
         var value = time_t(seconds)
         var parts = tm()
         localtime_r(&value, &parts)
@@ -49,23 +51,23 @@ public enum ProcessContext {
     /// (`ulimit -f`) fails with `EFBIG`, which the file layer reports and repairs, instead of killing
     /// the process with half a line written (docs/files.md, "Appending"). Children get the default
     /// back (`ProcessSpawning`).
-    public static func ignoreFileSizeSignal() { signal(SIGXFSZ, SIG_IGN) }
+    package static func ignoreFileSizeSignal() { signal(SIGXFSZ, SIG_IGN) }
 
     /// The effective user id (`geteuid`): who owns what this process would run.
-    public static func effectiveUserID() -> UInt32 { UInt32(geteuid()) }
+    package static func effectiveUserID() -> UInt32 { UInt32(geteuid()) }
 
     /// Whether file descriptor `descriptor` is a terminal.
-    public static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
+    package static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }
 
     /// This process's id (`getpid`).
-    public static func processID() -> Int32 { getpid() }
+    package static func processID() -> Int32 { getpid() }
 
     /// Whether a process with this id exists (`kill(pid, 0)`; one of another user's counts too).
-    public static func processExists(_ pid: Int32) -> Bool { pid > 0 && (kill(pid, 0) == 0 || errno == EPERM) }
+    package static func processExists(_ pid: Int32) -> Bool { pid > 0 && (kill(pid, 0) == 0 || errno == EPERM) }
 
     /// Writes all of `bytes` to `descriptor` (1 or 2), retrying short writes and EINTR. Errors such
     /// as EPIPE end the write silently: there is nowhere left to report them.
-    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+    package static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
         bytes.withUnsafeBytes { buffer in
             guard var pointer = buffer.baseAddress else { return }
             var remaining = buffer.count
@@ -84,7 +86,7 @@ public enum ProcessContext {
 
 extension ProcessContext {
     /// Ends the process with `status`.
-    public static func exit(_ status: Int32) -> Never {
+    package static func exit(_ status: Int32) -> Never {
         #if canImport(Glibc)
         Glibc.exit(status)
         #else
@@ -103,16 +105,16 @@ extension ProcessContext {
 /// write has finished. `cancel()` stops the sources and restores the default actions.
 ///
 /// Idle cost: none; the sources wake nothing until a signal arrives.
-public final class TerminationSignals: @unchecked Sendable {
+package final class TerminationSignals: @unchecked Sendable {
     /// The signals handled: SIGINT, SIGTERM.
-    public static let numbers: [Int32] = [SIGINT, SIGTERM]
+    package static let numbers: [Int32] = [SIGINT, SIGTERM]
 
     // Written once in init, then only read.
     private let sources: [any DispatchSourceSignal]
 
     /// Starts handling SIGINT and SIGTERM: `handler` gets the signal's name ("SIGINT", "SIGTERM")
     /// on `queue`, once per delivery.
-    public init(queue: DispatchQueue, handler: @escaping @Sendable (String) -> Void) {
+    package init(queue: DispatchQueue, handler: @escaping @Sendable (String) -> Void) {
         var made: [any DispatchSourceSignal] = []
         for number in Self.numbers {
             signal(number, SIG_IGN)
@@ -126,7 +128,7 @@ public final class TerminationSignals: @unchecked Sendable {
     }
 
     /// Stops the sources and restores the default actions of the signals. Idempotent.
-    public func cancel() {
+    package func cancel() {
         for source in sources where !source.isCancelled { source.cancel() }
         for number in Self.numbers { signal(number, SIG_DFL) }
     }

@@ -1,3 +1,6 @@
+// Child processes exist only where a program may start them: macOS and Linux. iOS and visionOS
+// build the file layer without this file (docs/architecture.md, "Platforms").
+#if os(macOS) || os(Linux)
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #else
@@ -9,15 +12,15 @@ import Darwin
 ///
 /// Children are started with `posix_spawnp`; captured streams go through unlinked temporary files,
 /// never pipes, so a child that writes a lot cannot deadlock against us (docs/notes/toolchain.md).
-public enum ProcessSpawning {
+package enum ProcessSpawning {
     /// What a child left behind: its exit status (128+signal when killed) and the captured streams.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The exit status, or 127 when the program could not be started.
-        public let status: Int32
+        package let status: Int32
         /// Standard output, when captured.
-        public let output: [UInt8]
+        package let output: [UInt8]
         /// File descriptor 3, when captured (used to read variables back from bash).
-        public let channel: [UInt8]
+        package let channel: [UInt8]
     }
 
     /// Runs `argv` (argv[0] looked up in `PATH`) with exactly `environment`.
@@ -26,7 +29,7 @@ public enum ProcessSpawning {
     /// - `captureOutput`: capture standard output instead of sharing ours.
     /// - `captureChannel`: open file descriptor 3 to a capture file.
     /// Standard error is always shared with ours.
-    public static func run(_ argv: [String], environment: [String: String], input: [UInt8]?,
+    package static func run(_ argv: [String], environment: [String: String], input: [UInt8]?,
                            captureOutput: Bool, captureChannel: Bool = false) -> Outcome {
         var inputDescriptor: Int32 = -1
         var outputDescriptor: Int32 = -1
@@ -60,7 +63,7 @@ public enum ProcessSpawning {
     }
 
     /// Runs `argv` sharing all our standard streams (an add-on action) and returns its exit status.
-    public static func runInheriting(_ argv: [String], environment: [String: String]) -> Int32 {
+    package static func runInheriting(_ argv: [String], environment: [String: String]) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -134,7 +137,7 @@ public enum ProcessSpawning {
     }
 
     /// Reads exactly one byte from standard input; nil at end of input or on error.
-    public static func readOneByteFromStandardInput() -> UInt8? {
+    package static func readOneByteFromStandardInput() -> UInt8? {
         var byte: UInt8 = 0
         while true {
             let count = read(0, &byte, 1)
@@ -148,14 +151,15 @@ public enum ProcessSpawning {
 extension ProcessSpawning {
     /// `memcmp`: the sign of the first differing byte of two ranges of `count` bytes.
     @inline(__always)
-    public static func compareBytes(_ left: UnsafePointer<UInt8>, _ right: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
+    package static func compareBytes(_ left: UnsafePointer<UInt8>, _ right: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
         memcmp(left, right, count)
     }
 
     /// Whether two byte arrays are equal, with one `memcmp` (`==` on `[UInt8]` compares element by
     /// element, far slower on a large file: docs/notes/speed.md). The file layer's own comparison,
     /// for the commands.
-    public static func sameBytes(_ left: [UInt8], _ right: [UInt8]) -> Bool {
+    package static func sameBytes(_ left: [UInt8], _ right: [UInt8]) -> Bool {
         FileSystem.sameBytes(left[...], right[...])
     }
 }
+#endif

@@ -1,33 +1,33 @@
 /// An open file descriptor. A plain value: whoever opened it closes it, exactly once.
-public struct FileDescriptor: Sendable, Hashable {
+package struct FileDescriptor: Sendable, Hashable {
     /// The C descriptor number.
-    public let rawValue: Int32
+    package let rawValue: Int32
     /// Wraps a descriptor number; ownership is the caller's business.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
+    package init(rawValue: Int32) { self.rawValue = rawValue }
 }
 
 /// `open(2)` flags; the values are defined in Platform.swift.
-public struct OpenFlags: OptionSet, Sendable, Hashable {
+package struct OpenFlags: OptionSet, Sendable, Hashable {
     /// The C bit pattern.
-    public let rawValue: Int32
+    package let rawValue: Int32
     /// Wraps a C value.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
+    package init(rawValue: Int32) { self.rawValue = rawValue }
 }
 
 /// `access(2)` modes; the values are defined in Platform.swift.
-public struct AccessMode: Sendable, Hashable {
+package struct AccessMode: Sendable, Hashable {
     /// The C bit pattern.
-    public let rawValue: Int32
+    package let rawValue: Int32
     /// Wraps a C value.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
+    package init(rawValue: Int32) { self.rawValue = rawValue }
 }
 
 /// `flock(2)` operations; the values are defined in Platform.swift.
-public struct LockOperation: Sendable, Hashable {
+package struct LockOperation: Sendable, Hashable {
     /// The C bit pattern.
-    public let rawValue: Int32
+    package let rawValue: Int32
     /// Wraps a C value.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
+    package init(rawValue: Int32) { self.rawValue = rawValue }
 }
 
 /// The name of an extended attribute, as the kernel spells it: the raw bytes without the C string's
@@ -61,7 +61,7 @@ package struct ExtendedAttributeName: Sendable, Hashable, CustomStringConvertibl
 }
 
 /// The kinds of call that pass through the seam; fault injection counts calls per kind.
-public enum SyscallKind: String, Sendable, Hashable, CaseIterable {
+package enum SyscallKind: String, Sendable, Hashable, CaseIterable {
     case open, createExclusive, read, pread, write, writeVector, startWriteback, fsync, ftruncate, fchmod, fchown
     case fstat, stat, lstat, access, rename, renameNoReplace, renameExchange, unlink, close, flock, realpath
     case makeDirectory, directoryEntries
@@ -74,7 +74,7 @@ public enum SyscallKind: String, Sendable, Hashable, CaseIterable {
 /// `close`, where a retry could close a descriptor another thread just received) and loops writes
 /// until every byte is written. `Syscalls.live` is the C library; tests build variants with
 /// `FaultInjector` so that `ENOSPC`, `EIO`, `EINTR` or a concurrent writer can be simulated at any step.
-public struct Syscalls: Sendable {
+package struct Syscalls: Sendable {
     /// `open(path, flags, permissions)`; `permissions` only matter with `.create`.
     package var open: @Sendable (String, OpenFlags, UInt32) -> Result<FileDescriptor, Errno>
     /// The `mkstemp` equivalent: `open(path, O_RDWR|O_CREAT|O_EXCL|O_CLOEXEC|O_NOFOLLOW|O_APPEND,

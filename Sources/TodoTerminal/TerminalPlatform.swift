@@ -1,3 +1,6 @@
+// A controlling terminal exists only on macOS and Linux: on iOS and visionOS this module holds
+// the key decoder, the line editor and display width alone (docs/architecture.md, "Platforms").
+#if os(macOS) || os(Linux)
 #if os(Linux)
 @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -127,3 +130,33 @@ enum TerminalPlatform {
     /// Whether the last failed call was interrupted by a signal (`EINTR`).
     static var wasInterrupted: Bool { errno == EINTR }
 }
+
+/// A value that only one thread at a time reads or changes, behind a `pthread_mutex_t` on the heap
+/// (a mutex must not move): what `Synchronization.Mutex` gives, on every platform Package.swift
+/// declares (`Mutex` needs macOS 15; docs/architecture.md, "Platforms").
+final class LockedValue<Value: Sendable>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    // Touched only with `mutex` held.
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` on the value with the lock held.
+    func withLock<T>(_ body: (inout Value) -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&value)
+    }
+}
+#endif

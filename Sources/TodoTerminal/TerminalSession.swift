@@ -1,5 +1,7 @@
+// A controlling terminal exists only on macOS and Linux: on iOS and visionOS this module holds
+// the key decoder, the line editor and display width alone (docs/architecture.md, "Platforms").
+#if os(macOS) || os(Linux)
 import Dispatch
-import Synchronization
 
 /// The controlling terminal of a full-screen program (`todo ui`): raw mode on the way in and the
 /// saved mode on every way out, the window size, key bytes with a timeout, and the signals a
@@ -27,7 +29,7 @@ public final class TerminalSession: @unchecked Sendable {
     let input: Int32
     let output: Int32
     private let saved: TerminalPlatform.Mode
-    private let rawMode: Mutex<Bool>
+    private let rawMode: LockedValue<Bool>
     private let pipeRead: Int32
     private let pipeWrite: Int32
     private let pending: PendingInputs
@@ -42,7 +44,7 @@ public final class TerminalSession: @unchecked Sendable {
         self.input = input
         self.output = output
         saved = mode
-        rawMode = Mutex(false)
+        rawMode = LockedValue(false)
         pipeRead = ends.read
         pipeWrite = ends.write
         let pending = PendingInputs()
@@ -146,5 +148,6 @@ public final class TerminalSession: @unchecked Sendable {
 
 /// The signals that arrived and were not read yet (shared with the signal handlers).
 private final class PendingInputs: Sendable {
-    let events = Mutex<[TerminalSession.Input]>([])
+    let events = LockedValue<[TerminalSession.Input]>([])
 }
+#endif

@@ -46,4 +46,9 @@ int ctodo_writer_lock(int fd);
 /// not Linux). Linux: `F_OFD_GETLK` over the whole file.
 int ctodo_writer_lock_holder(int fd);
 
+/// The process environment, `environ`: NULL-terminated `NAME=value` strings. Darwin's headers do
+/// not declare `environ` (its environ(7) page says to use `_NSGetEnviron()` from a library), so
+/// Swift cannot name it there; this reads it on every platform.
+char *const *ctodo_environment(void);
+
 #endif

@@ -1,4 +1,3 @@
-import Synchronization
 import TodoFileSystem
 import TodoTerminal
 import TodoTxt

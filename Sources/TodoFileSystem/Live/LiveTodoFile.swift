@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import TodoTxt
 
 /// A todo file kept open by an interactive program (`todo ui`, `todo watch`, an app): the current
@@ -58,7 +57,7 @@ public final class LiveTodoFile: Sendable {
     let fileSystem: FileSystem
     let lockTimeout: Duration
     private let noteSink: @Sendable (ReplaceNote) -> Void
-    private let current: Mutex<Version>
+    private let current: LockedValue<Version>
     private let watcher: FileWatcher
 
     /// What this object last saw of the file.
@@ -71,7 +70,11 @@ public final class LiveTodoFile: Sendable {
     /// Opens `path` (a file that does not exist yet reads as empty; it is created by the first edit).
     ///
     /// - Parameters:
+    ///   - path: the todo file; a symlink is followed, and stays a symlink when the file is written.
+    ///   - fileSystem: the file layer to read and write through (`FileSystem()`: the real one).
+    ///   - lockTimeout: how long an edit waits for the writers' lock (`FileLock`) before it fails.
     ///   - settle: how quiet the file must be before a change is read (see `FileWatcher`).
+    ///   - backend: how changes are noticed (`FileWatcherBackend`: notifications, or polling).
     ///   - queue: where the watching callbacks run (default: a queue of the watcher's own).
     ///   - notes: what a write had to tell (late appends carried over, hard links detached, a
     ///     write not yet durable); the write itself succeeded.
@@ -84,7 +87,7 @@ public final class LiveTodoFile: Sendable {
         self.lockTimeout = lockTimeout
         noteSink = notes
         let read = try LiveTodoFile.readIfExists(path, fileSystem)
-        current = Mutex(Version(document: read ?? TodoDocument(), isMissing: read == nil))
+        current = LockedValue(Version(document: read ?? TodoDocument(), isMissing: read == nil))
         watcher = FileWatcher(path: path, backend: backend, settle: settle, queue: queue)
     }
 
@@ -97,8 +100,10 @@ public final class LiveTodoFile: Sendable {
     /// Starts watching: `onEvent` gets every new version of the file (not the ones this object
     /// wrote itself), its removal, a failed read, and the end of the watching.
     ///
-    /// - Parameter onSibling: the name of each other file that appears in the directory (to spot a
-    ///   sync client's conflict copy); see `FileWatcher.start`.
+    /// - Parameters:
+    ///   - onSibling: the name of each other file that appears in the directory (to spot a
+    ///     sync client's conflict copy); see `FileWatcher.start`.
+    ///   - onEvent: each `LiveFileEvent`, on the watcher's queue, one at a time.
     public func start(onSibling: (@Sendable (String) -> Void)? = nil,
                       onEvent: @escaping @Sendable (LiveFileEvent) -> Void) throws(FileWatcherError) {
         try watcher.start(onSibling: onSibling) { [self] event in

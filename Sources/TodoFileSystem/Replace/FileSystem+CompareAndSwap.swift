@@ -97,7 +97,7 @@ extension FileSystem {
     static let compareChunk = 1 << 18
 
     /// The offset of the first NUL byte of `bytes`, if any (`memchr`).
-    public static func firstNUL(in bytes: [UInt8]) -> Int? {
+    package static func firstNUL(in bytes: [UInt8]) -> Int? {
         bytes.withUnsafeBytes { raw -> Int? in
             guard let base = raw.baseAddress, let found = memchr(base, 0, raw.count) else { return nil }
             return UnsafeRawPointer(found) - base
@@ -105,7 +105,7 @@ extension FileSystem {
     }
 
     /// The 1-based number of the line holding byte `offset` of `bytes`.
-    public static func lineNumber(ofOffset offset: Int, in bytes: [UInt8]) -> Int {
+    package static func lineNumber(ofOffset offset: Int, in bytes: [UInt8]) -> Int {
         bytes[..<offset].reduce(1) { $1 == newline ? $0 + 1 : $0 }
     }
 

@@ -33,7 +33,7 @@ extension FileSystem {
     ///
     /// Permissions are honoured as `vim` does: a file without write access, or without any write
     /// permission bit (which the kernel would ignore for root), is reported as read-only.
-    public func replace<TransformError: Error>(
+    package func replace<TransformError: Error>(
         _ path: String,
         options: ReplaceOptions = ReplaceOptions(),
         transform: ([UInt8]) throws(TransformError) -> [UInt8]?
@@ -46,7 +46,7 @@ extension FileSystem {
 
     /// `replace(_:options:transform:)` for a closure that may describe the new content as pieces of
     /// the old (`ReplacementContent.pieces`), which writes a reordering without building it in memory.
-    public func replace<TransformError: Error>(
+    package func replace<TransformError: Error>(
         _ path: String,
         options: ReplaceOptions = ReplaceOptions(),
         content: ([UInt8]) throws(TransformError) -> ReplacementContent?

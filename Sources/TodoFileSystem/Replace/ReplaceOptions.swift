@@ -1,20 +1,20 @@
 // The types of `FileSystem.replace` (FileSystem+Replace.swift): its options, outcome, notes, content and error.
 
 /// How `FileSystem.replace` behaves where callers differ.
-public struct ReplaceOptions: Sendable, Hashable {
+package struct ReplaceOptions: Sendable, Hashable {
     /// Create the file if it does not exist (the closure then receives `[]`). The new file gets
     /// mode `0666 & ~umask` (and the directory's default ACL), exactly like a file made by `>`.
     /// An empty result for a missing file creates nothing.
-    public var createIfMissing: Bool
+    package var createIfMissing: Bool
     /// How many times to read, compute and compare-and-swap before giving up with
     /// `FileSystemError.keptChanging`. At least 1.
-    public var maxAttempts: Int
+    package var maxAttempts: Int
 
     /// Refuse to replace a file that holds a NUL byte (`FileSystemError.holdsNUL`), even when the
     /// closure changes nothing: a todo file never holds one, so it is most likely a binary file given
     /// by mistake, and rewriting it would help nobody. The bytes are searched during the
     /// compare-and-swap comparison, which reads them anyway (on a second thread for a large file).
-    public var refusesNULBytes: Bool
+    package var refusesNULBytes: Bool
 
     /// How long to wait for another process to close the file it has open for writing (an appender
     /// between its `open` and `close`: `( sleep 1; echo task ) >> todo.txt`) before the rename, and
@@ -22,11 +22,11 @@ public struct ReplaceOptions: Sendable, Hashable {
     /// after the rename would otherwise be lost with it. Still open before the rename when this runs
     /// out: `FileSystemError.openForWriting`, nothing written. See docs/notes/file-layer.md,
     /// "Late appends".
-    public var writerWait: Duration
+    package var writerWait: Duration
 
     /// Defaults: the file must exist; five attempts; NUL bytes allowed; writers waited for 5 s.
     /// `maxAttempts` below 1 is raised to 1.
-    public init(createIfMissing: Bool = false, maxAttempts: Int = 5, refusesNULBytes: Bool = false,
+    package init(createIfMissing: Bool = false, maxAttempts: Int = 5, refusesNULBytes: Bool = false,
                 writerWait: Duration = .seconds(5)) {
         self.createIfMissing = createIfMissing
         self.maxAttempts = max(1, maxAttempts)
@@ -55,7 +55,7 @@ public enum ReplaceNote: Sendable, Hashable {
 }
 
 /// What `FileSystem.replace` did.
-public enum ReplaceOutcome: Sendable, Hashable {
+package enum ReplaceOutcome: Sendable, Hashable {
     /// The closure returned `nil` or the bytes it was given: nothing was created, written or renamed,
     /// so the inode and the modification time are untouched.
     case unchanged
@@ -103,14 +103,14 @@ public enum ReplacementContent: Sendable, Hashable {
 }
 
 /// A failure of `FileSystem.replace`: either the file system's or the caller's closure's.
-public enum ReplaceError<TransformError: Error>: Error, CustomStringConvertible {
+package enum ReplaceError<TransformError: Error>: Error, CustomStringConvertible {
     /// The file system failed; see `FileSystemError` for what is guaranteed about the target.
     case fileSystem(FileSystemError)
     /// The closure threw; nothing was written.
     case transform(TransformError)
 
     /// The underlying error's own one-line description.
-    public var description: String {
+    package var description: String {
         switch self {
         case .fileSystem(let error): error.description
         case .transform(let error): "\(error)"

@@ -1,8 +1,10 @@
-#if os(macOS)
+// Every Darwin platform has kqueue and Dispatch's file-system-object sources (macOS, iOS, visionOS);
+// this project's CI runs on Linux and neither builds nor runs this file (docs/architecture.md, "Platforms").
+#if canImport(Darwin)
 import Darwin
 import Dispatch
 
-/// The native backend on macOS.
+/// The native backend on Darwin (macOS, iOS, visionOS).
 func makeNativeWatchBackend(context: WatchBackendContext) -> any WatchBackend {
     KqueueBackend(context: context)
 }

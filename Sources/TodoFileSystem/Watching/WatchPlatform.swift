@@ -3,10 +3,10 @@
 // platform; the facade imports nothing but Dispatch.
 #if os(Linux)
 @preconcurrency import Glibc
-#elseif os(macOS)
+#elseif canImport(Darwin)
 import Darwin
 #else
-#error("TodoFileSystem file watching supports Linux (inotify) and macOS (kqueue) only")
+#error("TodoFileSystem file watching supports Linux (inotify) and Darwin (kqueue) only")
 #endif
 
 /// What `stat(2)` says about a path, reduced to what a watcher compares.

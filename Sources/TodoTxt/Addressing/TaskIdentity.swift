@@ -37,7 +37,7 @@ public struct TaskIdentity: Sendable, Hashable {
 
     /// The line that held `content` at `index`, found again in `document`: the same index if it
     /// still holds those bytes, else the only line holding them; nil when it is gone or ambiguous.
-    public static func relocate(index: Int, content: some Collection<UInt8>, in document: TodoDocument) -> Int? {
+    package static func relocate(index: Int, content: some Collection<UInt8>, in document: TodoDocument) -> Int? {
         if index < document.lineCount, document.content(at: index).elementsEqual(content) { return index }
         var found: Int?
         for candidate in 0..<document.lineCount where document.content(at: candidate).elementsEqual(content) {

@@ -52,7 +52,7 @@ extension TodoDocument {
     /// bytes are searched whole, then every edited line on its own.
     ///
     /// Complexity: O(n) bytes in vector steps (`ByteSearch`), no allocation per line.
-    public func mentionsUID(_ value: String) -> Bool {
+    package func mentionsUID(_ value: String) -> Bool {
         let needle = Array("uid:\(value)".utf8)
         let begin = hasByteOrderMark ? 3 : 0
         if UID.mentions(needle, inLinesOf: storage, from: begin) { return true }

@@ -47,7 +47,7 @@ extension TodoItem {
 
     /// The identity that `text` (a fragment of a task, not a whole line) would give a task, read
     /// with the same tag grammar as a line's body.
-    public static func identity(inFragment text: [UInt8]) -> String? {
+    package static func identity(inFragment text: [UInt8]) -> String? {
         // A word in front makes the parser read the whole fragment as body, never as a header.
         TodoItem([0x2D, 0x20] + text).uid
     }

@@ -154,7 +154,7 @@ public struct TodoItem: Sendable {
 
     /// Whether the line is blank (a non-task) and whether it is completed, read from its first
     /// bytes only: what listing a large file needs, with exactly the rules of the full parse.
-    public static func classify(_ content: ArraySlice<UInt8>) -> (isBlank: Bool, isCompleted: Bool) {
+    package static func classify(_ content: ArraySlice<UInt8>) -> (isBlank: Bool, isCompleted: Bool) {
         content.withUnsafeBufferPointer { bytes in
             let lead = leadingMarkLength(bytes)
             if isBlank(bytes, after: lead) { return (true, false) }

@@ -183,7 +183,7 @@ extension TodoDocument {
     ///
     /// nil when the last line has no terminator (callers fall back to a `TodoDocument`).
     /// Complexity: O(n) with the vector scan of `sortedPieces`; open lines cost no per-line work.
-    public static func completedRuns(_ bytes: [UInt8]) -> (kept: [Range<Int>], completed: [Range<Int>])? {
+    package static func completedRuns(_ bytes: [UInt8]) -> (kept: [Range<Int>], completed: [Range<Int>])? {
         guard let last = bytes.last, last == 0x0A else { return bytes.isEmpty ? ([], []) : nil }
         let begin = TodoDocument.startsWithByteOrderMark(bytes) ? 3 : 0
         guard begin < bytes.count else { return ([0..<bytes.count], []) }

@@ -172,7 +172,11 @@ extension TodoMerge {
     /// these follow THEIRS (a BOM in OURS is still kept). An empty last line always keeps a terminator,
     /// even when OURS has no final newline: without one it would not be a line at all.
     ///
-    /// - Parameter markerSize: the length of the conflict markers (git passes it as `%L`), at least 1.
+    /// - Parameters:
+    ///   - base: the version both sides descend from (git's `%O`).
+    ///   - ours: this side's version (`%A`), whose order and layout the result follows.
+    ///   - theirs: the other side's version (`%B`).
+    ///   - markerSize: the length of the conflict markers (git passes it as `%L`), at least 1.
     /// - Complexity: O(n) expected in the total number of lines.
     public static func threeWay(base: TodoDocument, ours: TodoDocument, theirs: TodoDocument,
                                 markerSize: Int = defaultMarkerSize) -> MergeResult {
