@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "TodoFileSystem", targets: ["TodoFileSystem"]),
         // The terminal for full-screen programs: raw mode, size, keys, line editing, display width.
         .library(name: "TodoTerminal", targets: ["TodoTerminal"]),
+        // What a Swift to-do app is built on: an observable, identifiable list of a todo.txt file.
+        .library(name: "TodoStore", targets: ["TodoStore"]),
         .executable(name: "todo", targets: ["todo"]),
     ],
     targets: [
@@ -21,6 +23,8 @@ let package = Package(
         // All platform code: syscalls, safe replacement, locks, watching.
         // LiveTodoFile reads and edits documents, so this layer knows the format (never commands).
         .target(name: "TodoFileSystem", dependencies: ["TodoTxt", "CTodoSystem"]),
+        // The app's model: Foundation and Observation on top of the file layer (docs/store.md).
+        .target(name: "TodoStore", dependencies: ["TodoTxt", "TodoFileSystem"]),
         // The controlling terminal: termios, window size, signals, key decoding, display width.
         .target(name: "TodoTerminal"),
         // C library calls that the Glibc module does not import (declared only under _GNU_SOURCE).
@@ -41,6 +45,8 @@ let package = Package(
         .testTarget(name: "TodoFileSystemTests", dependencies: ["TodoFileSystem", "TodoTestSupport"]),
         // XCTest only: process-wide measurements that must run with nothing else in the process.
         .testTarget(name: "TodoFileSystemResourceTests", dependencies: ["TodoFileSystem", "TodoTestSupport"]),
+        // Public API only, as an app uses it (the article's model code included).
+        .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "TodoFileSystem", "TodoTestSupport", "todo"]),
         .testTarget(name: "TodoTerminalTests", dependencies: ["TodoTerminal"]),
         .testTarget(name: "TodoCLITests", dependencies: ["TodoCLI", "TodoTxt", "TodoTestSupport"]),
         // Spawns the built `todo` binary (and real git); depends on it so it is built first.
