@@ -34,7 +34,7 @@ let package = Package(
         .executableTarget(name: "todo", dependencies: ["TodoCLI"]),
         // Not products: measurement and fuzzing harnesses.
         // TodoTestSupport: the seeded generator and the pseudo-terminal the `ui` section runs in.
-        .executableTarget(name: "TodoBench", dependencies: ["TodoTxt", "TodoFileSystem", "TodoTestSupport"]),
+        .executableTarget(name: "TodoBench", dependencies: ["TodoTxt", "TodoFileSystem", "TodoStore", "TodoTestSupport"]),
         .executableTarget(name: "TodoFuzz", dependencies: ["TodoFuzzChecks"]),
         // The fuzz targets' invariant checks, shared by the fuzz binary and the corpus replay test.
         .target(name: "TodoFuzzChecks", dependencies: ["TodoTxt"]),

@@ -140,3 +140,4 @@ import TodoTestSupport
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(Priority.self, from: Data("\"a\"".utf8)) }
     }
 }
+

@@ -235,15 +235,21 @@ public final class LiveTodoFile: Sendable {
         let options = TransactionOptions(createIfMissing: true, refusesConflictBlocks: true, lockTimeout: lockTimeout,
                                          lockHeldByCaller: lockHeldByCaller)
         let written: (document: TodoDocument, value: Value)
+        let before = current.withLock { $0 }
         do {
             let outcome = try fileSystem.transact(path, options: options) {
                 (document: inout TodoDocument) throws(LiveEditError) -> (document: TodoDocument, value: Value) in
                 let value = try change(&document)
+                // Seen before the rename, not after: the watcher may read the new file before this
+                // call returns, and must know it for this object's own write.
+                let version = Version(document: document, isMissing: false)
+                current.withLock { $0 = version }
                 return (document, value)
             }
             outcome.notes.forEach(noteSink)
             written = outcome.value
         } catch {
+            current.withLock { $0 = before }
             switch error {
             case .fileSystem(let problem): throw .file(problem)
             case .conflictBlock(let path, let line): throw .conflictMarkers(path: path, line: line)
