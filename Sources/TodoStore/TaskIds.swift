@@ -34,6 +34,7 @@ struct TaskIds: Sendable {
         ids = []
         ids.reserveCapacity(document.lineCount)
         var uidIDs: Set<String> = []
+        uidIDs.reserveCapacity(document.lineCount)
         for index in 0..<document.lineCount {
             let content = document.content(at: index)
             if TodoItem.classify(content).isBlank {
@@ -102,6 +103,8 @@ struct TaskIds: Sendable {
         let oldMiddle = prefix..<(oldCount - suffix), newMiddle = prefix..<(newCount - suffix)
         if !newMiddle.isEmpty || !pinned.isEmpty {
             next.match(old: old, oldIDs: ids, oldMiddle: oldMiddle, new: new, newMiddle: newMiddle, pinned: pinned, retired: retired)
+            next.removeRepeats(keptEnds: [0..<prefix, (newCount - suffix)..<newCount], oldMiddleIDs: Set(ids[oldMiddle]),
+                               newMiddle: newMiddle, pinned: pinned)
         }
         return next
     }
@@ -161,16 +164,19 @@ struct TaskIds: Sendable {
             }
             for index in open { claim(makeLocal(), for: index) }
         }
-        removeRepeats()
     }
 
-    /// A later line that holds an id an earlier one holds gets a fresh one (a uid written twice,
-    /// one of them kept at an unchanged end).
-    private mutating func removeRepeats() {
-        var seen: Set<String> = []
-        seen.reserveCapacity(ids.count)
-        for index in ids.indices where !ids[index].isEmpty && !seen.insert(ids[index]).inserted {
-            ids[index] = makeLocal()
+    /// No id twice. Within the lines in between, `match` gives each id once; old ids are unique, so
+    /// an id taken over from an old line in between cannot be held at an unchanged end either. Only a
+    /// uid's id or a pinned id that no old line in between held may repeat one kept at an end (a uid
+    /// written twice): those few are looked for there, and the line in between gets a fresh id.
+    private mutating func removeRepeats(keptEnds: [Range<Int>], oldMiddleIDs: Set<String>, newMiddle: Range<Int>,
+                                        pinned: [Int: String]) {
+        let candidates = Array(newMiddle) + pinned.keys.filter { !newMiddle.contains($0) }
+        for index in candidates where index < ids.count {
+            let id = ids[index]
+            guard !id.isEmpty, !oldMiddleIDs.contains(id), id.hasPrefix("uid:") || pinned[index] == id else { continue }
+            if keptEnds.contains(where: { end in end.contains { $0 != index && ids[$0] == id } }) { ids[index] = makeLocal() }
         }
     }
 }

@@ -167,6 +167,8 @@ public final class TodoStore {
     /// from the state as it is now, here.
     func install(_ prepared: Prepared, preparedFrom base: State, filter: String, showsHidden: Bool,
                  pins: [Int: String], retired: [[UInt8]: String]) {
+        let old = state
+        defer { DispatchQueue.global().async { withExtendedLifetime(old) {} } }
         if state.generation == base.generation, filter == self.filter, showsHidden == self.showsHidden {
             state = prepared.state
             install(listing: prepared.listing)
@@ -179,9 +181,13 @@ public final class TodoStore {
     }
 
     func install(listing: Listing) {
+        // The old list is let go of on another thread: freeing a hundred thousand tasks is work the
+        // main actor need not do.
+        let old = tasks
         tasks = listing.tasks
         openCount = listing.openCount
         doneCount = listing.tasks.count - listing.openCount
+        DispatchQueue.global().async { withExtendedLifetime(old) {} }
     }
 
     /// The list again after `filter` or `showsHidden` changed.
@@ -199,15 +205,15 @@ public final class TodoStore {
         return Listing(tasks: tasks, openCount: list.openCount)
     }
 
-    /// The 1-based line of the first NUL byte, if any.
+    /// The 1-based line of the first NUL byte, if any: one `memchr` over the file's bytes.
     nonisolated static func firstNULLine(_ document: TodoDocument) -> Int? {
-        for index in 0..<document.lineCount where document.content(at: index).withUnsafeBufferPointer({ bytes in
-            guard let base = bytes.baseAddress else { return false }
-            return memchr(base, 0, bytes.count) != nil
-        }) {
-            return index + 1
+        let bytes = document.rendered()
+        let offset: Int? = bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, let found = memchr(base, 0, buffer.count) else { return nil }
+            return UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
         }
-        return nil
+        guard let offset else { return nil }
+        return bytes[..<offset].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
     }
 
     nonisolated static func conflict(in document: TodoDocument, path: String) -> TodoStoreError? {
