@@ -179,3 +179,21 @@ final class Flag: Sendable {
     func set() { value.withLock { $0 = true } }
     var isSet: Bool { value.withLock { $0 } }
 }
+
+/// Equal lines, and a uid written twice: every listed task has an id of its own.
+@MainActor struct RepeatedLineTests {
+    let directory = TemporaryDirectory("store-repeats")
+    var path: String { directory.file("todo.txt") }
+
+    @Test func equalLinesAndARepeatedUIDGetIdsOfTheirOwn() async throws {
+        writeFile(path, "same\nother uid:aaaaaa\nsame\ncopy uid:aaaaaa\n")
+        let store = try TodoStore(path: path)
+        let ids = store.tasks.map(\.id)
+        #expect(Set(ids).count == 4)
+        #expect(store.tasks.first { $0.text == "other" }?.id == "uid:aaaaaa", "the uid's first holder")
+        let second = try #require(store.tasks.last { $0.text == "same" })
+        try await store.rename(second, to: "same, renamed")
+        #expect(store.tasks.first { $0.text == "same, renamed" }?.id == second.id)
+        #expect(Set(store.tasks.map(\.id)) == Set(ids))
+    }
+}
