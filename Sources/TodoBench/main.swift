@@ -3,7 +3,7 @@
 //   TodoBench [--sizes 10k,100k,1M] [--seed N] [--runs N] [--sections name,name] [--strict]
 //   TodoBench todo-sort [--lines 1M] [--runs N] [--small-runs N] [--seed N] [--todo PATH]
 //   TodoBench commands [--lines 1M] [--runs N] [--seed N] [--todo PATH]
-//   TodoBench watch-latency | todosh [TODO_BINARY] | write-path [TODO_BINARY] | ui [TODO_BINARY] | merge
+//   TodoBench watch-latency | todosh [TODO_BINARY] | write-path [TODO_BINARY] | ui [TODO_BINARY] | merge | store
 //
 // The first form is the library table below; the others are whole-process and merge sections, each
 // in its own file (TodoSortProcessBenchmark, WatchLatencyBenchmark, TodoShBenchmark, UIBenchmark, MergeBenchmark).
@@ -337,6 +337,8 @@ case "ui":
 case "merge":
     print(runMergeBenchmark(lines: 100_000, seed: 42))
     exit(0)
+case "store":
+    runStoreBenchmarkAndExit(runs: 5)
 case "todo-sort":
     exit(runTodoSortCommand(subcommandArguments.dropFirst()))
 case "commands", "--generate-commands":

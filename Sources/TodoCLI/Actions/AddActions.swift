@@ -75,12 +75,9 @@ enum AddActions {
     }
 
     /// The task line for `text`: creation date, uid and the configured priority as `todo add` gives them.
+    /// The rule is TodoTxt's (`TodoItem.newTaskLine(_:creationDate:uid:priority:)`), shared with TodoStore.
     static func newLine(_ text: [UInt8], creationDate: TodoDate?, uid: String?, priorityOnAdd: Priority?) -> [UInt8] {
-        let line = TodoItem.newTaskLine(text, creationDate: creationDate, uid: uid)
-        if let priorityOnAdd, TodoItem(line).priority == nil, !TodoItem(line).isCompleted {
-            return priorityOnAdd.headerBytes + [0x20] + line
-        }
-        return line
+        TodoItem.newTaskLine(text, creationDate: creationDate, uid: uid, priority: priorityOnAdd)
     }
 
     /// The usual `add`: no text names its own uid, so nothing needs the file parsed. Under the

@@ -293,7 +293,7 @@ final class WatchSession: @unchecked Sendable {
     /// the file fixes (a conflict block, a NUL byte, the size limit), which comes as an event anyway.
     static func retries(_ error: LiveEditError) -> Bool {
         switch error {
-        case .conflictMarkers, .taskGone, .changedMeanwhile, .edit: false
+        case .conflictMarkers, .taskGone, .changedMeanwhile, .edit, .refused: false
         case .file(let problem):
             switch problem {
             case .holdsNUL, .tooLarge, .isDirectory, .notRegularFile, .notFound: false

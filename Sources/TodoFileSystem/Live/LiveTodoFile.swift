@@ -25,9 +25,9 @@ import TodoTxt
 ///         }
 ///     }
 ///
-///     // Or, from a view's `.task { await model.follow() }`, the same changes as a sequence:
+///     // Or, from a view's `.task { await model.follow() }`, the file now and then every change:
 ///     func follow() async {
-///         guard let events = try? file.events() else { return }
+///         guard let events = try? file.updates() else { return }
 ///         for await event in events {
 ///             if case .changed(let new) = event { document = new }
 ///         }
@@ -57,11 +57,14 @@ public final class LiveTodoFile: Sendable {
     let fileSystem: FileSystem
     let lockTimeout: Duration
     private let noteSink: @Sendable (ReplaceNote) -> Void
-    private let current: LockedValue<Version>
-    private let watcher: FileWatcher
+    let current: LockedValue<Version>
+    let watcher: FileWatcher
+    /// Who hears the watching: the `start` callback and every `events()`/`updates()` sequence
+    /// (LiveTodoFile+Listeners.swift).
+    let listeners = LockedValue(Listeners())
 
     /// What this object last saw of the file.
-    private struct Version {
+    struct Version {
         var document: TodoDocument
         /// The file did not exist (its document is then empty).
         var isMissing: Bool
@@ -98,29 +101,42 @@ public final class LiveTodoFile: Sendable {
     public var watchStatus: FileWatcherStatus? { watcher.status }
 
     /// Starts watching: `onEvent` gets every new version of the file (not the ones this object
-    /// wrote itself), its removal, a failed read, and the end of the watching.
+    /// wrote itself), its removal, a failed read, and the end of the watching. One such callback
+    /// at a time (a second `start` throws); any number of `events()` and `updates()` sequences
+    /// besides it share the same watching.
+    ///
+    /// Between `init` and `start` nothing is watched: a change made then is not an event. It is
+    /// not lost either: the next event compares against what `init` read, and `updates()` starts
+    /// with the file as it is when the sequence is made.
     ///
     /// - Parameters:
     ///   - onSibling: the name of each other file that appears in the directory (to spot a
-    ///     sync client's conflict copy); see `FileWatcher.start`.
+    ///     sync client's conflict copy); see `FileWatcher.start`. Only the first watching's is used.
     ///   - onEvent: each `LiveFileEvent`, on the watcher's queue, one at a time.
     public func start(onSibling: (@Sendable (String) -> Void)? = nil,
                       onEvent: @escaping @Sendable (LiveFileEvent) -> Void) throws(FileWatcherError) {
-        try watcher.start(onSibling: onSibling) { [self] event in
-            switch event {
-            case .changed, .removed:
-                do throws(FileSystemError) {
-                    if let news = try news(LiveTodoFile.readIfExists(path, fileSystem)) { onEvent(news) }
-                } catch {
-                    onEvent(.unreadable(error))
-                }
-            case .relocated:
-                onEvent(.relocated(to: watcher.status?.path ?? path))
-            case .directoryGone:
-                onEvent(.directoryGone)
-            case .error(let message):
-                onEvent(.watchFailed(message))
+        try setCallback(onEvent)
+        do throws(FileWatcherError) { try ensureWatching(onSibling: onSibling) } catch {
+            clearCallback()
+            throw error
+        }
+    }
+
+    /// What the watcher's `event` means for this file: nil when nothing new is to be told.
+    func liveEvent(for event: FileWatchEvent) -> LiveFileEvent? {
+        switch event {
+        case .changed, .removed:
+            do throws(FileSystemError) {
+                return try news(LiveTodoFile.readIfExists(path, fileSystem))
+            } catch {
+                return .unreadable(error)
             }
+        case .relocated:
+            return .relocated(to: watcher.status?.path ?? path)
+        case .directoryGone:
+            return .directoryGone
+        case .error(let message):
+            return .watchFailed(message)
         }
     }
 
@@ -142,27 +158,9 @@ public final class LiveTodoFile: Sendable {
         }
     }
 
-    /// The watching as an asynchronous sequence, for an app's task:
-    /// `for await event in try file.events() { … }`. The same events as `start(onSibling:onEvent:)`;
-    /// the sequence ends when the watching does (`directoryGone`, `watchFailed`), and the watching
-    /// stops when the sequence is dropped or its task cancelled. Unread events beyond the newest 16
-    /// are dropped (a `changed` carries the whole document, so the newest is enough).
-    public func events() throws(FileWatcherError) -> AsyncStream<LiveFileEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: LiveFileEvent.self, bufferingPolicy: .bufferingNewest(16))
-        continuation.onTermination = { [self] _ in stop() }
-        try start { event in
-            continuation.yield(event)
-            switch event {
-            case .directoryGone, .watchFailed: continuation.finish()
-            case .changed, .removed, .relocated, .unreadable: break
-            }
-        }
-        return stream
-    }
-
     /// What the file read as `fresh` (nil: missing) means next to the last version seen, which it
     /// becomes: nil when nothing changed.
-    private func news(_ fresh: TodoDocument?) -> LiveFileEvent? {
+    func news(_ fresh: TodoDocument?) -> LiveFileEvent? {
         current.withLock { seen -> LiveFileEvent? in
             guard let fresh else {
                 if seen.isMissing { return nil }
@@ -175,8 +173,8 @@ public final class LiveTodoFile: Sendable {
         }
     }
 
-    /// Stops watching. Idempotent.
-    public func stop() { watcher.stop() }
+    /// Stops watching: the `start` callback is dropped and every sequence ends. Idempotent.
+    public func stop() { stopWatching() }
 
     /// Re-reads the file now (after a resume from suspension, say); returns the document.
     @discardableResult
@@ -190,13 +188,17 @@ public final class LiveTodoFile: Sendable {
     /// Changes the task `task` (as the caller saw it) with `change`, which gets the task as it is
     /// in the file now and returns its new line (nil: leave it as it is). Returns the document as
     /// written.
+    ///
+    /// `change` may throw any error, so a closure needs no annotation
+    /// (`try file.edit(task) { item in try item.replacingDescription(with: text) }`): a
+    /// `TaskEditError` is `LiveEditError.edit`, any other error `LiveEditError.refused`.
     @discardableResult
-    public func edit(_ task: TaskIdentity,
-                     _ change: @escaping (TodoItem) throws(TaskEditError) -> [UInt8]?) throws(LiveEditError) -> TodoDocument {
+    public func edit<Failure: Error>(_ task: TaskIdentity,
+                                     _ change: (TodoItem) throws(Failure) -> [UInt8]?) throws(LiveEditError) -> TodoDocument {
         try update { (document: inout TodoDocument) throws(LiveEditError) in
             let index = try locate(task, in: document)
             let new: [UInt8]?
-            do throws(TaskEditError) { new = try change(document.item(at: index)) } catch { throw .edit(error) }
+            do throws(Failure) { new = try change(document.item(at: index)) } catch { throw LiveEditError(editFailure: error) }
             if let new { document.replaceContent(at: index, with: new) }
         }
     }
@@ -226,26 +228,40 @@ public final class LiveTodoFile: Sendable {
     /// A change that leaves the bytes as they are writes nothing.
     @discardableResult
     public func update(_ change: (inout TodoDocument) throws(LiveEditError) -> Void) throws(LiveEditError) -> TodoDocument {
+        try transact(lockHeldByCaller: false) { (document: inout TodoDocument) throws(LiveEditError) in try change(&document) }.document
+    }
+
+    /// `update` returning what `change` returned (its last run: the one written), for a caller that
+    /// may already hold the writers' lock of the file (`TodoStore`'s cancellable lock wait).
+    package func transact<Value>(lockHeldByCaller: Bool,
+                                 _ change: (inout TodoDocument) throws(LiveEditError) -> Value) throws(LiveEditError) -> (document: TodoDocument, value: Value) {
         // The file layer's one transaction (FileSystem+Transaction.swift): lock, one read under it,
         // NUL bytes and conflict blocks refused, compare-and-swap, a write only on change.
-        let options = TransactionOptions(createIfMissing: true, refusesConflictBlocks: true, lockTimeout: lockTimeout)
-        let written: TodoDocument
+        let options = TransactionOptions(createIfMissing: true, refusesConflictBlocks: true, lockTimeout: lockTimeout,
+                                         lockHeldByCaller: lockHeldByCaller)
+        let written: (document: TodoDocument, value: Value)
+        let before = current.withLock { $0 }
         do {
             let outcome = try fileSystem.transact(path, options: options) {
-                (document: inout TodoDocument) throws(LiveEditError) -> TodoDocument in
-                try change(&document)
-                return document
+                (document: inout TodoDocument) throws(LiveEditError) -> (document: TodoDocument, value: Value) in
+                let value = try change(&document)
+                // Seen before the rename, not after: the watcher may read the new file before this
+                // call returns, and must know it for this object's own write.
+                let version = Version(document: document, isMissing: false)
+                current.withLock { $0 = version }
+                return (document, value)
             }
             outcome.notes.forEach(noteSink)
             written = outcome.value
         } catch {
+            current.withLock { $0 = before }
             switch error {
             case .fileSystem(let problem): throw .file(problem)
             case .conflictBlock(let path, let line): throw .conflictMarkers(path: path, line: line)
             case .edit(let problem): throw problem
             }
         }
-        let version = Version(document: written, isMissing: !fileSystem.exists(path))
+        let version = Version(document: written.document, isMissing: !fileSystem.exists(path))
         current.withLock { $0 = version }
         return written
     }
@@ -289,6 +305,8 @@ public enum LiveEditError: Error, Sendable, CustomStringConvertible {
     case changedMeanwhile(path: String)
     /// The edit itself was refused (`TaskEditError`).
     case edit(TaskEditError)
+    /// An edit closure threw an error of its own (not a `TaskEditError`): its description.
+    case refused(String)
     /// Reading, locking or writing failed.
     case file(FileSystemError)
 
@@ -302,6 +320,7 @@ public enum LiveEditError: Error, Sendable, CustomStringConvertible {
         case .changedMeanwhile(let path):
             return "\(path): changed elsewhere meanwhile, so this change no longer applies; nothing written"
         case .edit(let problem): return problem.description
+        case .refused(let reason): return "\(reason)"
         case .file(let problem): return problem.description
         }
     }

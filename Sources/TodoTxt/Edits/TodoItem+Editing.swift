@@ -190,6 +190,17 @@ extension TodoItem {
         }
         return bytes
     }
+
+    /// `newTaskLine(_:creationDate:uid:)`, with the priority a new task gets when its text gives
+    /// none (`TODOTXT_PRIORITY_ON_ADD`): put in front, never on a text that is already done. What
+    /// `todo add` and an app's add (TodoStore) both write.
+    public static func newTaskLine(_ text: [UInt8], creationDate: TodoDate?, uid: String?, priority: Priority?) -> [UInt8] {
+        let line = newTaskLine(text, creationDate: creationDate, uid: uid)
+        guard let priority else { return line }
+        let parsed = TodoItem(line)
+        guard parsed.priority == nil, !parsed.isCompleted else { return line }
+        return priority.headerBytes + [0x20] + line
+    }
 }
 
 /// The edits above applied to one line of a document, in place (`package`: the public path is the

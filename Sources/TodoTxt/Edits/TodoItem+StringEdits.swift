@@ -1,20 +1,20 @@
-// Text forms of the edits, for the package's callers that hold text as a `String` (the tests):
-// each is the byte form applied to the text's UTF-8, so the two can never disagree
-// (docs/format.md). `package`: the public edit of each verb takes bytes (`Array(text.utf8)`).
+// Text forms of the edits, for callers that hold text as a `String`: each is the byte form applied
+// to the text's UTF-8, so the two can never disagree (docs/format.md). The task edits are public
+// (an app edits a task with the text a user typed); the document forms are `package` (the tests).
 
 extension TodoItem {
     /// `appendingDescription(_:joinDirectlyBefore:)` for text.
-    package func appendingDescription(_ text: String, joinDirectlyBefore delimiters: String = "") throws(TaskEditError) -> [UInt8] {
+    public func appendingDescription(_ text: String, joinDirectlyBefore delimiters: String = "") throws(TaskEditError) -> [UInt8] {
         try appendingDescription(Array(text.utf8), joinDirectlyBefore: Array(delimiters.utf8))
     }
 
     /// `prependingDescription(_:)` for text.
-    package func prependingDescription(_ text: String) throws(TaskEditError) -> [UInt8] {
+    public func prependingDescription(_ text: String) throws(TaskEditError) -> [UInt8] {
         try prependingDescription(Array(text.utf8))
     }
 
     /// `replacingDescription(with:)` for text.
-    package func replacingDescription(with text: String) throws(TaskEditError) -> [UInt8] {
+    public func replacingDescription(with text: String) throws(TaskEditError) -> [UInt8] {
         try replacingDescription(with: Array(text.utf8))
     }
 }
