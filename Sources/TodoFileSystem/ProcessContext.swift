@@ -31,6 +31,15 @@ public enum ProcessContext {
         getenv(name).map { String(cString: $0) }
     }
 
+    /// This machine's name as `gethostname` reports it (`todo sync`'s commit messages), or
+    /// `unknown-host` when it has none.
+    public static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "unknown-host" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "unknown-host" : name
+    }
+
     /// Seconds since the epoch, now.
     public static func now() -> Int {
         Int(time(nil))
