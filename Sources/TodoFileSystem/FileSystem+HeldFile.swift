@@ -1,7 +1,7 @@
 /// A file kept open for reading while another program may replace it, so that bytes written to the
 /// old file after the replacement can still be found (`todo sync`: git's checkout of a merge unlinks
 /// the todo file and creates a new one, and an appender that had the old one open writes into it;
-/// docs/sync.md section 4).
+/// docs/sync.md section 3).
 ///
 /// Invariant: the descriptor is open for as long as the value exists, and always refers to the
 /// inode that was at `path` when `FileSystem.hold` opened it.

@@ -2,7 +2,7 @@ import TodoFileSystem
 import TodoTxt
 
 /// `todo sync [--dry-run] [--setup [REMOTE-URL]] [FILE]`: the git round trip in one unattended
-/// command (docs/sync.md section 4): the todo and done files committed if they changed (nothing
+/// command (docs/sync.md section 3): the todo and done files committed if they changed (nothing
 /// else), the upstream fetched and merged with the merge driver, every conflict settled as
 /// `reconcile` settles conflict copies, and the result pushed, a rejected push fetched and merged
 /// again a bounded number of times. Never leaves the repository mid-merge, mid-rebase or detached.
@@ -10,6 +10,8 @@ enum SyncAction {
     static let spec = ActionSpec(
         name: "sync",
         options: [
+            .flag("-v", "--verbose", meaning: "say what was done: committed, merged, pushed (or that there was nothing to do)."),
+            .flag("-q", "--quiet", meaning: "say nothing but errors, not even conflicts settled or the driver registered."),
             .flag("--dry-run", meaning: "say what would be committed and synced; change nothing, fetch nothing."),
             ActionOption(names: ["--setup"], value: nil, values: [],
                          meaning: ["make the todo file's folder a git repository (if it is not one), add REMOTE-URL",
@@ -22,7 +24,9 @@ enum SyncAction {
         notes: ["Finds the repository from the todo file, not the current directory. Says nothing when there was",
                 "nothing to do (for cron); -v says what it did. Exit 1 with one line when it cannot sync."],
         parsed: { invocation, parsed, usage throws(CLIError) in
-            var options = SyncOptions(verbose: invocation.verboseCount > 0, dryRun: parsed.flags.contains("--dry-run"))
+            var options = SyncOptions(verbose: invocation.verboseCount > 0 || parsed.flags.contains("-v"),
+                                      dryRun: parsed.flags.contains("--dry-run"))
+            if parsed.flags.contains("-q") { invocation.quiet = true }
             var todoPath = invocation.todoFilePath()
             if parsed.flags.contains("--setup") {
                 guard parsed.positionals.count <= 1 else { throw .usage("too many arguments; usage: \(usage)") }
@@ -49,7 +53,7 @@ struct SyncOptions {
     var setupURL: String?
 }
 
-/// Why a sync stopped: each one line, exit 1 (docs/sync.md section 4, "When it cannot sync").
+/// Why a sync stopped: each one line, exit 1 (docs/sync.md section 3, "When it cannot sync").
 enum SyncProblem: Error, Equatable {
     case gitMissing
     case notARepository(directory: String)

@@ -2,7 +2,7 @@ import TodoFileSystem
 import TodoTxt
 
 /// git as `todo sync` runs it: always `git -C TOP …` in the repository that holds the todo file,
-/// with a fixed environment in which git never stops to ask (docs/sync.md section 4):
+/// with a fixed environment in which git never stops to ask (docs/sync.md section 3):
 /// no terminal prompt for credentials (`GIT_TERMINAL_PROMPT=0`), no editor (`GIT_EDITOR=true`,
 /// `GIT_MERGE_AUTOEDIT=no`), no pager, ssh in batch mode unless the user configured ssh for git,
 /// git's messages in English (only porcelain output and a message's file names are parsed),

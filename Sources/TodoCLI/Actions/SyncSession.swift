@@ -1,7 +1,7 @@
 import TodoFileSystem
 import TodoTxt
 
-/// One run of `todo sync` on the repository that holds the todo file (docs/sync.md section 4).
+/// One run of `todo sync` on the repository that holds the todo file (docs/sync.md section 3).
 ///
 /// Order, so that every stop keeps what was done before it: checks that change nothing (a
 /// repository, no merge or rebase in progress, a branch, no `index.lock`); the sync lock; the

@@ -1,5 +1,5 @@
 /// What changed between two versions of a todo file and its done file, counted by task: the words
-/// of a sync commit's message (`todo: 2 added, 1 done, 1 archived`, docs/sync.md section 4).
+/// of a sync commit's message (`todo: 2 added, 1 done, 1 archived`, docs/sync.md section 3).
 ///
 /// Tasks are matched by uid; a line without one by its text after the header (completion, priority,
 /// dates), so that completing it is still the same task. Blank lines are not tasks. A task that

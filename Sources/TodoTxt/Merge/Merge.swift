@@ -237,7 +237,7 @@ public struct ThreeWayOptions: Sendable {
     public var oursLabel: String
     public var theirsLabel: String
     /// When set, no conflict block is ever left: a task both sides changed differently is settled as
-    /// `twoWay` settles a conflict copy (docs/sync.md section 4, `todo sync`), and `conflicts` stays
+    /// `twoWay` settles a conflict copy (docs/sync.md section 3, `todo sync`), and `conflicts` stays
     /// empty.
     public var settlement: ConflictSettlement?
 
