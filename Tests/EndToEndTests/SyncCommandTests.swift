@@ -44,9 +44,9 @@ final class SyncCommandTests: XCTestCase {
         let b = world.setUpMachine("b")
         // A completes task 1 and archives it; B edits it. A completes task 2; B edits task 2.
         // A changes task 3's text, B its priority. Both add a task.
+        XCTAssertEqual(world.todo(a, ["replace", "3", "pay the rent"]).status, 0)
         XCTAssertEqual(world.todo(a, ["do", "1", "2"]).status, 0)
         XCTAssertEqual(world.todo(a, ["archive"]).status, 0)
-        XCTAssertEqual(world.todo(a, ["replace", "3", "pay the rent"]).status, 0)
         world.add(a, "from a")
         XCTAssertEqual(world.todo(b, ["append", "1", "2 litres"]).status, 0)
         XCTAssertEqual(world.todo(b, ["append", "2", "about sunday"]).status, 0)
