@@ -55,6 +55,45 @@ final class SyncConcurrencyTests: XCTestCase {
         print("SyncConcurrencyTests: \(rounds) rounds of syncs during 120 appends")
     }
 
+    /// `todo watch --sync`: a change is synced once it settles, the remote's changes arrive on the
+    /// interval, and a failed sync is logged and retried, never ending the watcher.
+    func testWatchSyncsChangesAndSurvivesAFailedSync() throws {
+        let world = SyncWorld("sync-watch")
+        let a = world.setUpMachine("a", tasks: ["first"])
+        let b = world.setUpMachine("b")
+        let log = world.root + "/watch.log", pidFile = world.root + "/watch.pid"
+        let watcher = DispatchGroup()
+        let exit = SyncShared<Int32?>(nil)
+        DispatchQueue.global().async(group: watcher) {
+            let result = Spawn.run(["/bin/sh", "-c", "echo $$ > \"$1\"; exec \"$2\" -f \"$3\" watch --sync --sync-every 1 2> \"$4\"",
+                                    "sh", pidFile, Spawn.todo, a + "/todo.txt", log], environment: world.sandbox.environment)
+            exit.update { $0 = result.status }
+        }
+        func waitFor(_ what: String, _ condition: () -> Bool) {
+            let deadline = Date().addingTimeInterval(15)
+            while !condition() && Date() < deadline { usleep(20_000) }
+            XCTAssertTrue(condition(), "\(what); log: \(Files.text(log))")
+        }
+        waitFor("the watcher started") { Files.text(log).contains("watching") }
+        world.add(b, "from b")
+        world.sync(b)
+        waitFor("B's task reached A") { Files.text(a + "/todo.txt").contains("from b") }
+        let moved = world.root + "/moved.git"
+        try FileManager.default.moveItem(atPath: world.remote, toPath: moved)
+        world.add(a, "from a while offline")
+        waitFor("the failure is logged") { Files.text(log).contains("cannot fetch from origin") }
+        try FileManager.default.moveItem(atPath: moved, toPath: world.remote)
+        waitFor("the sync works again") { Files.text(log).contains("sync works again") }
+        world.sync(b)
+        XCTAssertTrue(Files.text(b + "/todo.txt").contains("from a while offline"))
+        let pid = pid_t(Files.text(pidFile).split(separator: "\n").first.flatMap { Int32($0) } ?? 0)
+        XCTAssertGreaterThan(pid, 0)
+        kill(pid, SIGTERM)
+        XCTAssertEqual(watcher.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(exit.value, 0, Files.text(log))
+        world.assertSettled(a)
+    }
+
     /// Three machines; each round every machine makes random edits through `todo` and plain
     /// appends (each line with a uid, as an app writes them: a line without one is matched by its
     /// exact text, so one machine completing it while another edits it keeps both, docs/sync.md
