@@ -15,6 +15,7 @@
 #   todosh         `todo` as todo.sh against genuine todo.sh (/usr/bin/todo-txt or $TODOSH_GENUINE)
 #   write-path     `todo add`, `todo do N` against genuine todo.sh's, and `todo ls` peak memory, on 1M lines
 #   ui             `todo ui` in a pseudo-terminal: first screen on 100k tasks, key → screen on 10k, peak memory
+#   sync           `todo sync` with nothing to do on a 10k-task repository against a bare `git fetch` (under 1.5×)
 #
 # Exit status: 0 when every section ran and met its checks (library: see --strict), else 1.
 set -uo pipefail
@@ -25,11 +26,11 @@ while [[ $# -gt 0 ]]; do
     if [[ "$1" == -- ]]; then shift; library_options=("$@"); break; fi
     sections+=("$1"); shift
 done
-[[ ${#sections[@]} -eq 0 ]] && sections=(library todo-sort merge commands watch-latency todosh write-path ui)
+[[ ${#sections[@]} -eq 0 ]] && sections=(library todo-sort merge commands watch-latency todosh write-path ui sync)
 for section in "${sections[@]}"; do
     case "$section" in
-        library|todo-sort|merge|commands|watch-latency|todosh|write-path|ui) ;;
-        *) echo "bench.sh: unknown section '$section' (library, todo-sort, merge, commands, watch-latency, todosh, write-path, ui)" >&2; exit 2 ;;
+        library|todo-sort|merge|commands|watch-latency|todosh|write-path|ui|sync) ;;
+        *) echo "bench.sh: unknown section '$section' (library, todo-sort, merge, commands, watch-latency, todosh, write-path, ui, sync)" >&2; exit 2 ;;
     esac
 done
 swift build -c release --static-swift-stdlib --product TodoBench >&2 || exit 2
@@ -53,6 +54,7 @@ for section in "${sections[@]}"; do
         todosh) "$bin/TodoBench" todosh "$bin/todo" || status=1 ;;
         write-path) "$bin/TodoBench" write-path "$bin/todo" || status=1 ;;
         ui) "$bin/TodoBench" ui "$bin/todo" || status=1 ;;
+        sync) "$bin/TodoBench" sync "$bin/todo" || status=1 ;;
     esac
 done
 exit $status

@@ -1,3 +1,4 @@
+import Dispatch
 import TodoFileSystem
 import TodoTxt
 
@@ -9,7 +10,7 @@ import TodoTxt
 /// pathspecs taken literally, and none of the caller's `GIT_DIR`, `GIT_WORK_TREE` or
 /// `GIT_INDEX_FILE`, which would point git elsewhere. The user's hooks run (a commit is theirs).
 /// Standard input is `/dev/null`; output and errors are captured, never shown as they are.
-struct SyncGit {
+struct SyncGit: Sendable {
     /// The work tree's top directory, absolute.
     let top: String
     /// The repository's git directory, absolute.
@@ -17,7 +18,7 @@ struct SyncGit {
     let environment: [String: String]
 
     /// What one git command left: its status, standard output and standard error.
-    struct Result {
+    struct Result: Sendable {
         let status: Int32
         let output: [UInt8]
         let error: [UInt8]
@@ -81,6 +82,9 @@ struct SyncGit {
         return Self.run(in: top, arguments, environment: environment, input: input)
     }
 
+    /// Starts `git ARGUMENTS` on another thread (the fetch, while the commit is made here).
+    func start(_ arguments: [String]) -> PendingGit { PendingGit(self, arguments) }
+
     /// Every configuration value (`git config -l -z`), the last of a key winning, keys as git
     /// prints them (section and name lower-cased).
     func configuration() -> [String: String] {
@@ -121,5 +125,43 @@ struct SyncGit {
     /// Whether `name` exists in the git directory (`MERGE_HEAD`, `rebase-merge`, `index.lock`).
     func hasState(_ name: String, _ files: FileSystem) -> Bool {
         files.exists(gitDirectory + "/" + name)
+    }
+}
+
+/// A git command running on another thread; `wait` returns its result.
+final class PendingGit: @unchecked Sendable {
+    private let group = DispatchGroup()
+    /// Written once on the other thread before `group` is left; read only after `wait`.
+    private var result: SyncGit.Result?
+
+    init(_ git: SyncGit, _ arguments: [String]) {
+        group.enter()
+        DispatchQueue.global().async { [self] in
+            result = git.run(arguments)
+            group.leave()
+        }
+    }
+
+    func wait() -> SyncGit.Result {
+        group.wait()
+        return result ?? SyncGit.Result(status: 127, output: [], error: [])
+    }
+}
+
+extension SyncGit {
+    /// The repository holding `directory` when it is the plain kind, found without running git:
+    /// the nearest directory at or above it with a `.git` directory holding `HEAD`. Anything
+    /// else (a `.git` file of a linked worktree or a submodule, none at all) is left to
+    /// `git rev-parse`, which knows every layout.
+    static func plainRepository(above directory: String, environment: [String: String], _ files: FileSystem) -> SyncGit? {
+        var candidate = directory
+        while true {
+            if files.kind(of: candidate + "/.git", followingLinks: false) == .directory {
+                guard files.exists(candidate + "/.git/HEAD") else { return nil }
+                return SyncGit(top: candidate, gitDirectory: candidate + "/.git", environment: environment)
+            }
+            if files.exists(candidate + "/.git") || candidate == "/" || candidate.isEmpty { return nil }
+            candidate = FileAccess.directoryName(of: candidate)
+        }
     }
 }

@@ -144,8 +144,7 @@ extension SyncSession {
         let upstream = try self.upstream()
         let heads = self.heads(upstream)
         var known = "not fetched yet"
-        if let local = heads.local, let tracking = heads.tracking {
-            let counts = self.counts(local, tracking)
+        if let local = heads.local, let tracking = heads.tracking, let counts = self.counts(local, tracking) {
             known = "as of the last fetch: \(counts.behind) to merge, \(counts.ahead) to push"
         }
         lines.append("would fetch \(upstream.remote), merge \(upstream.shown) and push (\(known))")

@@ -4,13 +4,18 @@ import TodoTxt
 extension SyncSession {
     /// Fetch, merge, push; a push rejected because another machine pushed first starts the round
     /// again, at most `SyncAction.pushAttempts` rounds in all.
-    mutating func exchange(with upstream: Upstream) throws(CLIError) {
+    /// `prefetched`: the first round's fetch, already run.
+    mutating func exchange(with upstream: Upstream, prefetched: SyncGit.Result? = nil) throws(CLIError) {
+        var prefetched = prefetched
         for _ in 1...SyncAction.pushAttempts {
-            try fetch(upstream)
-            let heads = self.heads(upstream)
+            try fetch(upstream, done: prefetched)
+            prefetched = nil
+            // Both branches exist (the usual case): one `rev-list` counts; else look which is missing.
+            let known = counts("refs/heads/\(branch)", upstream.trackingRef)
+            let heads = known == nil ? self.heads(upstream) : (local: "refs/heads/\(branch)", tracking: upstream.trackingRef)
             var needsPush: Bool
             if let tracking = heads.tracking {
-                let counts = heads.local.map { self.counts($0, tracking) } ?? (ahead: 0, behind: 1)
+                let counts = known ?? heads.local.flatMap { self.counts($0, tracking) } ?? (ahead: 0, behind: 1)
                 needsPush = counts.ahead > 0
                 if counts.behind > 0 {
                     var committedAgain = false
@@ -33,8 +38,11 @@ extension SyncSession {
         throw CLIError(.pushRejected(times: SyncAction.pushAttempts))
     }
 
-    func fetch(_ upstream: Upstream) throws(CLIError) {
-        let fetched = git.run(["fetch", "-q", "--no-recurse-submodules", upstream.remote])
+    func fetchArguments(_ upstream: Upstream) -> [String] { ["fetch", "-q", "--no-recurse-submodules", upstream.remote] }
+
+    /// Fetches the upstream's remote (or takes the result of a fetch of it already run: `done`).
+    func fetch(_ upstream: Upstream, done: SyncGit.Result? = nil) throws(CLIError) {
+        let fetched = done ?? git.run(fetchArguments(upstream))
         guard fetched.succeeded else {
             throw CLIError(.unreachable(remote: upstream.remote, reason: fetched.reason, committed: committed))
         }
@@ -51,11 +59,12 @@ extension SyncSession {
         return (heads["refs/heads/\(branch)"], heads[upstream.trackingRef])
     }
 
-    /// How many commits `local` has that `tracking` lacks, and the other way round.
-    func counts(_ local: String, _ tracking: String) -> (ahead: Int, behind: Int) {
-        let counted = git.run(["rev-list", "--left-right", "--count", "\(local)...\(tracking)"])
+    /// How many commits `local` has that `tracking` lacks, and the other way round; nil when one of
+    /// them does not exist.
+    func counts(_ local: String, _ tracking: String) -> (ahead: Int, behind: Int)? {
+        let counted = git.run(["rev-list", "--left-right", "--count", "\(local)...\(tracking)", "--"])
         let numbers = counted.firstLine.split(whereSeparator: { $0 == "\t" || $0 == " " }).compactMap { Int($0) }
-        return numbers.count == 2 ? (numbers[0], numbers[1]) : (0, 0)
+        return counted.succeeded && numbers.count == 2 ? (numbers[0], numbers[1]) : nil
     }
 
     /// Merges the remote-tracking branch with the driver in its settling form, so that no conflict

@@ -38,6 +38,10 @@ struct SyncSession {
         let done = try absoluteRealPath(invocation.doneFilePath(forTodoFile: todoPath), files)
         let directory = FileAccess.directoryName(of: todo)
         let environment = SyncGit.unattended(invocation.environment)
+        if let git = SyncGit.plainRepository(above: directory, environment: environment, files) {
+            return SyncSession(invocation: invocation, options: options, git: git, todoPath: todo, donePath: done,
+                               trackedPaths: trackedPaths([todo, done], in: git), host: ProcessContext.hostName())
+        }
         var located = SyncGit.run(in: directory, ["rev-parse", "--show-toplevel", "--absolute-git-dir"], environment: environment)
         if located.status == 127 { throw CLIError(.gitMissing) }
         if !located.succeeded, options.setupURL != nil {
@@ -48,11 +52,13 @@ struct SyncSession {
         let lines = located.text.split(separator: "\n").map(String.init)
         guard located.succeeded, lines.count == 2 else { throw CLIError(.notARepository(directory: invocation.shown(directory))) }
         let git = SyncGit(top: lines[0], gitDirectory: lines[1], environment: environment)
-        let tracked = [todo, done].compactMap { path -> String? in
-            path.hasPrefix(git.top + "/") ? String(path.dropFirst(git.top.count + 1)) : nil
-        }
         return SyncSession(invocation: invocation, options: options, git: git, todoPath: todo, donePath: done,
-                           trackedPaths: tracked, host: ProcessContext.hostName())
+                           trackedPaths: trackedPaths([todo, done], in: git), host: ProcessContext.hostName())
+    }
+
+    /// The paths of `paths` inside the work tree, those outside left out.
+    static func trackedPaths(_ paths: [String], in git: SyncGit) -> [String] {
+        paths.compactMap { path in path.hasPrefix(git.top + "/") ? String(path.dropFirst(git.top.count + 1)) : nil }
     }
 
     /// `path` made absolute with symlinks resolved; a file that does not exist yet, in its
@@ -97,11 +103,19 @@ struct SyncSession {
         try refuseUnfinishedState()
         configuration = git.configuration()
         git = git.withBatchSSH(configuration)
+        // The first fetch runs while the files are committed: the two touch different things.
+        let upstreamBeforeCommit = options.setupURL == nil ? try? self.upstream() : nil
+        let prefetch = upstreamBeforeCommit.map { git.start(fetchArguments($0)) }
         try registerDriver()
         if let setupURL = options.setupURL { try setUpRemote(setupURL) }
-        try withFileLocks { (session: inout SyncSession) throws(CLIError) in try session.commit() }
+        do {
+            try withFileLocks { (session: inout SyncSession) throws(CLIError) in try session.commit() }
+        } catch {
+            _ = prefetch?.wait()
+            throw error
+        }
         let upstream = try self.upstream()
-        try exchange(with: upstream)
+        try exchange(with: upstream, prefetched: prefetch?.wait())
         report()
         return 0
     }
@@ -113,9 +127,12 @@ struct SyncSession {
             throw CLIError(.inProgress(repository: repositoryName, what: what))
         }
         if git.hasState("index.lock", files) { throw CLIError(.indexLocked(repository: repositoryName)) }
-        let head = git.run(["symbolic-ref", "-q", "--short", "HEAD"])
-        guard head.succeeded, !head.firstLine.isEmpty else { throw CLIError(.detachedHead(repository: repositoryName)) }
-        branch = head.firstLine
+        // `.git/HEAD` names the branch (`ref: refs/heads/NAME`), or holds a commit when detached.
+        let head = String(decoding: (try? invocation.files.readIfExists(git.gitDirectory + "/HEAD")) ?? nil ?? [], as: UTF8.self)
+        let prefix = "ref: refs/heads/"
+        let name = head.hasPrefix(prefix) ? String(head.dropFirst(prefix.count).prefix { $0 != "\n" && $0 != "\r" }) : ""
+        guard !name.isEmpty else { throw CLIError(.detachedHead(repository: repositoryName)) }
+        branch = name
     }
 
     /// Runs `body` holding the writers' locks of the todo file, then the done file (the order
