@@ -96,4 +96,25 @@ final class SyncFailureTests: XCTestCase {
         XCTAssertEqual(world.git(b, ["status", "--porcelain"]), "", "nothing half merged in the work tree")
         XCTAssertEqual(Files.text(b + "/notes.txt"), "from b\n")
     }
+
+    /// A remote whose branch always moves on before a push lands (a `pre-receive` hook that pushes
+    /// "another machine's" commit first): each rejected push is fetched and merged again, 5 times,
+    /// then exit 1 with the local commit kept and the repository settled.
+    func testAPushRejectedEveryTimeGivesUpAfterFiveRounds() {
+        let world = SyncWorld("sync-fail-race")
+        let a = world.setUpMachine("a", tasks: ["buy milk"])
+        Files.writeExecutable(world.remote + "/hooks/pre-receive", """
+            #!/bin/sh
+            unset GIT_QUARANTINE_PATH GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES
+            tip=$(git rev-parse refs/heads/main)
+            next=$(git commit-tree "$tip^{tree}" -p "$tip" -m "another machine")
+            git update-ref refs/heads/main "$next" "$tip"
+            """)
+        world.add(a, "call mom")
+        failingSync(world, a, containing: "the push was rejected 5 times (other machines kept pushing); the local commit is kept")
+        world.assertSettled(a)
+        XCTAssertEqual(world.git(a, ["status", "--porcelain"]), "")
+        XCTAssertEqual(world.git(a, ["rev-list", "--count", "origin/main..HEAD"]).hasPrefix("0"), false, "the local commits wait for the next sync")
+        XCTAssertEqual(world.git(world.remote, ["rev-list", "--count", "--grep=another machine", "main"]), "5\n")
+    }
 }

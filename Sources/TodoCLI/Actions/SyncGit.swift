@@ -122,6 +122,17 @@ struct SyncGit: Sendable {
         return results
     }
 
+    /// The commit a loose ref names (`.git/refs/heads/main` holds it as hex digits and a newline,
+    /// gitrepository-layout(5)); nil when the ref is packed, symbolic, stored otherwise (reftable),
+    /// or missing, for which git is asked instead.
+    func looseRef(_ name: String, _ files: FileSystem) -> String? {
+        guard let bytes = try? files.read(gitDirectory + "/" + name).bytes, bytes.count == 41 || bytes.count == 65,
+              bytes.last == 0x0A else { return nil }
+        let hex = bytes.dropLast()
+        guard hex.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
+        return String(decoding: hex, as: UTF8.self)
+    }
+
     /// Whether `name` exists in the git directory (`MERGE_HEAD`, `rebase-merge`, `index.lock`).
     func hasState(_ name: String, _ files: FileSystem) -> Bool {
         files.exists(gitDirectory + "/" + name)

@@ -10,9 +10,12 @@ extension SyncSession {
         for _ in 1...SyncAction.pushAttempts {
             try fetch(upstream, done: prefetched)
             prefetched = nil
-            // Both branches exist (the usual case): one `rev-list` counts; else look which is missing.
-            let known = counts("refs/heads/\(branch)", upstream.trackingRef)
-            let heads = known == nil ? self.heads(upstream) : (local: "refs/heads/\(branch)", tracking: upstream.trackingRef)
+            // Both branches exist (the usual case): the same commit (nothing to do, read from the
+            // refs' files when they are loose), or one `rev-list` counts; else look which is missing.
+            let local = "refs/heads/\(branch)"
+            let same = git.looseRef(local, files).map { $0 == git.looseRef(upstream.trackingRef, files) } ?? false
+            let known = same ? (ahead: 0, behind: 0) : counts(local, upstream.trackingRef)
+            let heads = known == nil ? self.heads(upstream) : (local: local, tracking: upstream.trackingRef)
             var needsPush: Bool
             if let tracking = heads.tracking {
                 let counts = known ?? heads.local.flatMap { self.counts($0, tracking) } ?? (ahead: 0, behind: 1)

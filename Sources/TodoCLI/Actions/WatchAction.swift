@@ -2,7 +2,7 @@ import Dispatch
 import TodoFileSystem
 import TodoTxt
 
-/// `todo watch [--poll SECONDS] [--list] [--reconcile] [-q] [FILE]`: keeps the file sorted while
+/// `todo watch [--poll SECONDS] [--list] [--reconcile] [--sync] [-q] [FILE]`: keeps the file sorted while
 /// people edit it and sync clients replace it (docs/files.md section 3).
 ///
 /// The file is sorted once at start, then again after every settled change, with the same rules and
