@@ -21,8 +21,9 @@ enum SyncAction {
         summary: "Commit the todo and done files, merge what other machines pushed, push: git sync in one command.",
         completes: .files,
         group: .sync,
-        notes: ["Finds the repository from the todo file, not the current directory. Says nothing when there was",
-                "nothing to do (for cron); -v says what it did. Exit 1 with one line when it cannot sync."],
+        notes: ["Finds the repository from the todo file, not the current directory. Says nothing when it worked",
+                "(for cron) but conflicts it settled; -v says what it did. Exit 1 with one line when it cannot sync.",
+                "Rules: docs/sync.md section 3."],
         parsed: { invocation, parsed, usage throws(CLIError) in
             var options = SyncOptions(verbose: invocation.verboseCount > 0 || parsed.flags.contains("-v"),
                                       dryRun: parsed.flags.contains("--dry-run"))

@@ -93,7 +93,11 @@ struct SyncSession {
             throw .failure(error.description)
         }
         let outcome: Result<Int32, CLIError>
-        do { outcome = .success(try runHoldingSyncLock()) } catch { outcome = .failure(error) }
+        do { outcome = .success(try runHoldingSyncLock()) } catch {
+            // What was done before the stop (a commit) is worth knowing with -v.
+            if options.verbose && !invocation.quiet { for line in done { invocation.say(invocation.shown(line)) } }
+            outcome = .failure(error)
+        }
         lock.release()
         return try outcome.get()
     }
@@ -149,8 +153,9 @@ struct SyncSession {
             guard files.exists(path) else { return try locking(paths.dropFirst()) }
             try FileAccess.withLock(path, timeout: timeout) { () throws(CLIError) in try locking(paths.dropFirst()) }
         }
+        // Written back even when `body` throws: what it did before the stop is still done.
+        defer { self = session }
         try locking([todoPath, donePath][...])
-        self = session
     }
 
     /// The remote and the branch there that this branch merges from and pushes to.
