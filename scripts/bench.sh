@@ -17,6 +17,7 @@
 #   ui             `todo ui` in a pseudo-terminal: first screen on 100k tasks, key → screen on 10k, peak memory
 #   store          TodoStore: ready on 100k tasks, an external one-line change (main-actor work), a toggle
 #                  round trip on 10k, memory against the file (docs/store.md, "Speed")
+#   sync           `todo sync` with nothing to do on a 10k-task repository against a bare `git fetch` (under 1.5×)
 #
 # Exit status: 0 when every section ran and met its checks (library: see --strict), else 1.
 set -uo pipefail
@@ -27,11 +28,11 @@ while [[ $# -gt 0 ]]; do
     if [[ "$1" == -- ]]; then shift; library_options=("$@"); break; fi
     sections+=("$1"); shift
 done
-[[ ${#sections[@]} -eq 0 ]] && sections=(library todo-sort merge commands watch-latency todosh write-path ui store)
+[[ ${#sections[@]} -eq 0 ]] && sections=(library todo-sort merge commands watch-latency todosh write-path ui store sync)
 for section in "${sections[@]}"; do
     case "$section" in
-        library|todo-sort|merge|commands|watch-latency|todosh|write-path|ui|store) ;;
-        *) echo "bench.sh: unknown section '$section' (library, todo-sort, merge, commands, watch-latency, todosh, write-path, ui, store)" >&2; exit 2 ;;
+        library|todo-sort|merge|commands|watch-latency|todosh|write-path|ui|store|sync) ;;
+        *) echo "bench.sh: unknown section '$section' (library, todo-sort, merge, commands, watch-latency, todosh, write-path, ui, store, sync)" >&2; exit 2 ;;
     esac
 done
 swift build -c release --static-swift-stdlib --product TodoBench >&2 || exit 2
@@ -56,6 +57,7 @@ for section in "${sections[@]}"; do
         write-path) "$bin/TodoBench" write-path "$bin/todo" || status=1 ;;
         ui) "$bin/TodoBench" ui "$bin/todo" || status=1 ;;
         store) "$bin/TodoBench" store || status=1 ;;
+        sync) "$bin/TodoBench" sync "$bin/todo" || status=1 ;;
     esac
 done
 exit $status

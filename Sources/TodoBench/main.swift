@@ -4,6 +4,7 @@
 //   TodoBench todo-sort [--lines 1M] [--runs N] [--small-runs N] [--seed N] [--todo PATH]
 //   TodoBench commands [--lines 1M] [--runs N] [--seed N] [--todo PATH]
 //   TodoBench watch-latency | todosh [TODO_BINARY] | write-path [TODO_BINARY] | ui [TODO_BINARY] | merge | store
+//   TodoBench sync [TODO_BINARY]
 //
 // The first form is the library table below; the others are whole-process and merge sections, each
 // in its own file (TodoSortProcessBenchmark, WatchLatencyBenchmark, TodoShBenchmark, UIBenchmark, MergeBenchmark).
@@ -339,6 +340,11 @@ case "merge":
     exit(0)
 case "store":
     runStoreBenchmarkAndExit(runs: 5)
+case "sync":
+    let todoBinary = subcommandArguments.dropFirst().first ?? watchLatencyTodoBinary()
+    let (report, ok) = runSyncBenchmark(todoBinary: todoBinary)
+    print(report, terminator: "")
+    exit(ok ? 0 : 1)
 case "todo-sort":
     exit(runTodoSortCommand(subcommandArguments.dropFirst()))
 case "commands", "--generate-commands":

@@ -33,6 +33,15 @@ package enum ProcessContext {
         getenv(name).map { String(cString: $0) }
     }
 
+    /// This machine's name as `gethostname` reports it (`todo sync`'s commit messages), or
+    /// `unknown-host` when it has none.
+    package static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "unknown-host" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "unknown-host" : name
+    }
+
     /// Seconds since the epoch, now.
     package static func now() -> Int {
         Int(time(nil))

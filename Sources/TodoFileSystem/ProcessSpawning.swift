@@ -21,6 +21,8 @@ package enum ProcessSpawning {
         package let output: [UInt8]
         /// File descriptor 3, when captured (used to read variables back from bash).
         package let channel: [UInt8]
+        /// Standard error, when captured (git's one-line reasons, for `todo sync`).
+        package var error: [UInt8] = []
     }
 
     /// Runs `argv` (argv[0] looked up in `PATH`) with exactly `environment`.
@@ -28,14 +30,15 @@ package enum ProcessSpawning {
     /// - `input`: bytes on standard input; nil means `/dev/null` (children never read our stdin).
     /// - `captureOutput`: capture standard output instead of sharing ours.
     /// - `captureChannel`: open file descriptor 3 to a capture file.
-    /// Standard error is always shared with ours.
+    /// - `captureError`: capture standard error instead of sharing ours.
     package static func run(_ argv: [String], environment: [String: String], input: [UInt8]?,
-                           captureOutput: Bool, captureChannel: Bool = false) -> Outcome {
+                           captureOutput: Bool, captureChannel: Bool = false, captureError: Bool = false) -> Outcome {
         var inputDescriptor: Int32 = -1
         var outputDescriptor: Int32 = -1
         var channelDescriptor: Int32 = -1
+        var errorDescriptor: Int32 = -1
         defer {
-            for descriptor in [inputDescriptor, outputDescriptor, channelDescriptor] where descriptor >= 0 {
+            for descriptor in [inputDescriptor, outputDescriptor, channelDescriptor, errorDescriptor] where descriptor >= 0 {
                 close(descriptor)
             }
         }
@@ -49,6 +52,7 @@ package enum ProcessSpawning {
         }
         if captureOutput { outputDescriptor = anonymousFile() }
         if captureChannel { channelDescriptor = anonymousFile() }
+        if captureError { errorDescriptor = anonymousFile() }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -56,10 +60,12 @@ package enum ProcessSpawning {
         if inputDescriptor >= 0 { posix_spawn_file_actions_adddup2(&actions, inputDescriptor, 0) }
         if outputDescriptor >= 0 { posix_spawn_file_actions_adddup2(&actions, outputDescriptor, 1) }
         if channelDescriptor >= 0 { posix_spawn_file_actions_adddup2(&actions, channelDescriptor, 3) }
+        if errorDescriptor >= 0 { posix_spawn_file_actions_adddup2(&actions, errorDescriptor, 2) }
         let status = spawnAndWait(argv, environment: environment, actions: &actions)
         return Outcome(status: status,
                        output: outputDescriptor >= 0 ? readAll(outputDescriptor) : [],
-                       channel: channelDescriptor >= 0 ? readAll(channelDescriptor) : [])
+                       channel: channelDescriptor >= 0 ? readAll(channelDescriptor) : [],
+                       error: errorDescriptor >= 0 ? readAll(errorDescriptor) : [])
     }
 
     /// Runs `argv` sharing all our standard streams (an add-on action) and returns its exit status.

@@ -15,6 +15,10 @@ enum MergeAction {
         name: "merge",
         options: [ActionOption(names: ["--setup"], value: nil, values: [],
                                meaning: ["register the driver in this git repository (git config and .gitattributes)."],
+                               inUsage: false),
+                  ActionOption(names: ["--settle"], value: nil, values: [],
+                               meaning: ["leave no conflict: keep both versions, the other tagged conflict:HOST or",
+                                         "conflict:remote, as reconcile does (how todo sync runs the driver)."],
                                inUsage: false)],
         arguments: "BASE OURS THEIRS [MARKER_SIZE [PATH [BASE_LABEL OURS_LABEL THEIRS_LABEL]]] | --setup",
         argumentCount: nil,
@@ -30,6 +34,10 @@ enum MergeAction {
             let words = parsed.positionals
             guard (3...8).contains(words.count) else { throw .usage("usage: \(usage)") }
             var options = ThreeWayOptions()
+            if parsed.flags.contains("--settle") {
+                let host = ProcessContext.hostName().split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: "-")
+                options.settlement = ConflictSettlement(oursTag: host, theirsTag: "remote")
+            }
             if words.count >= 4 {
                 guard let size = Int(words[3]), (1...64).contains(size) else {
                     throw .usage("marker size must be a number from 1 to 64, not '\(words[3])'")

@@ -2,7 +2,7 @@ import Dispatch
 import TodoFileSystem
 import TodoTxt
 
-/// `todo watch [--poll SECONDS] [--list] [--reconcile] [-q] [FILE]`: keeps the file sorted while
+/// `todo watch [--poll SECONDS] [--list] [--reconcile] [--sync] [-q] [FILE]`: keeps the file sorted while
 /// people edit it and sync clients replace it (docs/files.md section 3).
 ///
 /// The file is sorted once at start, then again after every settled change, with the same rules and
@@ -27,6 +27,8 @@ enum WatchAction {
             .valued("--poll", value: "SECONDS", meaning: "look at the file every SECONDS instead of using file notifications."),
             .flag("--list", meaning: "print the list after every sort."),
             .flag("--reconcile", meaning: "merge sync-conflict copies as they appear (see reconcile)."),
+            .flag("--sync", meaning: "run todo sync after every settled change, and every 300 s otherwise."),
+            .valued("--sync-every", value: "SECONDS", meaning: "with --sync (which it implies): every SECONDS instead of 300."),
             .flag("-q", "--quiet", meaning: "no log lines; errors are still shown."),
         ],
         arguments: "[FILE]",
@@ -52,11 +54,19 @@ enum WatchAction {
                 }
                 settle = value
             }
+            var syncInterval: Duration? = parsed.flags.contains("--sync") ? .seconds(300) : nil
+            if let text = parsed.values["--sync-every"] {
+                guard let interval = seconds(text, allowingZero: false), interval >= .seconds(1) else {
+                    throw .usage("--sync-every takes a number of seconds between 1 and 86400, not '\(text)'")
+                }
+                syncInterval = interval
+            }
             let options = WatchOptions(
                 path: invocation.todoFilePath(explicit: parsed.positionals.first),
                 backend: backend, settle: settle,
                 lists: parsed.flags.contains("--list"),
                 reconciles: parsed.flags.contains("--reconcile"),
+                syncInterval: syncInterval,
                 quiet: invocation.quiet || parsed.flags.contains("-q") || parsed.flags.contains("--quiet"))
             return try WatchSession(options, invocation: invocation).run()
         })
@@ -118,6 +128,8 @@ struct WatchOptions: Sendable {
     let settle: Duration
     let lists: Bool
     let reconciles: Bool
+    /// `--sync`: how often to sync besides after every change; nil: never.
+    var syncInterval: Duration?
     let quiet: Bool
 }
 
@@ -133,6 +145,7 @@ final class WatchSession: @unchecked Sendable {
     private let invocation: Invocation
     private let queue = DispatchQueue(label: "todo.watch")
     private let finished = DispatchSemaphore(value: 0)
+    private let syncing: WatchSync?
 
     // Touched only on `queue`.
     private var exitCode: Int32?
@@ -152,6 +165,7 @@ final class WatchSession: @unchecked Sendable {
     init(_ options: WatchOptions, invocation: Invocation) {
         self.options = options
         self.invocation = invocation
+        syncing = options.syncInterval.map { WatchSync(path: options.path, interval: $0, invocation: invocation, quiet: options.quiet) }
     }
 
     /// Watches until a signal or a fatal event; returns the exit code.
@@ -181,7 +195,9 @@ final class WatchSession: @unchecked Sendable {
             log("\(path): file notifications unavailable (\(reason)); polling instead")
         }
         queue.async { [self] in startUp(file) }
+        syncing?.start()
         finished.wait()
+        syncing?.stop()
         file.stop()
         signals.cancel()
         return queue.sync { exitCode ?? 0 }
@@ -221,6 +237,7 @@ final class WatchSession: @unchecked Sendable {
             }
             sort(file)
             if options.lists { list(file.document) }
+            syncing?.changed()
         case .removed:
             waitingForFile = true
             log("\(options.path) removed; waiting for it to come back")

@@ -168,6 +168,7 @@ enum ActionTable {
     static let all: [ActionSpec] = TodoNameActions.specs + [
         UndoAction.spec, EditAction.spec, UIAction.spec, ExportAction.spec, UIDAction.spec,
         SortAction.spec, ArchiveAction.spec, WatchAction.spec, MergeAction.spec, ReconcileAction.spec,
+        SyncAction.spec,
         WhereAction.spec, CommandAction.spec, HelpAction.spec, TodoShHelp.shortHelpSpec, VersionAction.spec,
         CompletionsAction.spec, CompletionsAction.wordsSpec, CompletionsAction.tasksSpec, CompletionsAction.addonsSpec,
         ManPageAction.spec,

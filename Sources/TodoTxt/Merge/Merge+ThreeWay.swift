@@ -129,6 +129,9 @@ struct ThreeWayMerger {
     /// Both versions between conflict markers (OURS' first), recorded and reported.
     mutating func conflictBlock(uid: String?, base original: ArraySlice<UInt8>?, ours mine: ArraySlice<UInt8>,
                                 theirs other: ArraySlice<UInt8>, fields: [MergeField], terminator: LineTerminator) -> MergeUnit {
+        if let settlement = options.settlement {
+            return settled(uid: uid, ours: mine, theirs: other, fields: fields, terminator: terminator, tags: settlement)
+        }
         conflicts.append(MergeConflict(uid: uid, base: original.map { Array($0) }, ours: Array(mine), theirs: Array(other),
                                        fields: fields))
         reports.append(MergeReport(kind: .conflict, uid: uid, text: lossyString(mine), fields: fields))

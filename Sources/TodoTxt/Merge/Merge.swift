@@ -240,13 +240,18 @@ public struct ThreeWayOptions: Sendable {
     /// name the commits); `ours`/`theirs` when git gives none.
     public var oursLabel: String
     public var theirsLabel: String
+    /// When set, no conflict block is ever left: a task both sides changed differently is settled as
+    /// `twoWay` settles a conflict copy (docs/sync.md section 3, `todo sync`), and `conflicts` stays
+    /// empty.
+    public var settlement: ConflictSettlement?
 
     public init(markerSize: Int = TodoMerge.defaultMarkerSize, archivedUIDs: Set<String> = [], isDoneFile: Bool = false,
-                oursLabel: String = "ours", theirsLabel: String = "theirs") {
+                oursLabel: String = "ours", theirsLabel: String = "theirs", settlement: ConflictSettlement? = nil) {
         self.markerSize = max(1, markerSize)
         self.archivedUIDs = archivedUIDs
         self.isDoneFile = isDoneFile
         self.oursLabel = oursLabel
         self.theirsLabel = theirsLabel
+        self.settlement = settlement
     }
 }
