@@ -71,6 +71,25 @@ struct CompactBuffers {
         return nest(inputs[...], [])
     }
 
+    /// Whether the line at `offset` of input `side` has exactly the content `line`: its bytes, then
+    /// its terminator or the end of the input (without looking for its end first).
+    @inline(__always)
+    func holds(_ side: Int, at offset: Int, _ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        let buffer = all[side]
+        let end = offset + line.count
+        guard end <= buffer.count, let base = buffer.baseAddress else { return false }
+        if end < buffer.count {
+            let byte = base[end]
+            if byte == 0x0A {
+                // A CR before the LF belongs to the terminator, not to the content.
+                if line.last == 0x0D { return false }
+            } else if !(byte == 0x0D && end + 1 < buffer.count && base[end + 1] == 0x0A) {
+                return false
+            }
+        }
+        return CompactScanner.equalBytes(UnsafeBufferPointer(start: base + offset, count: line.count), line)
+    }
+
     /// The content of the line at `offset` of input `side`.
     @inline(__always)
     func content(_ side: Int, at offset: Int) -> UnsafeBufferPointer<UInt8> {
@@ -194,7 +213,7 @@ struct CompactIndex {
     @inline(__always)
     func holdsBytes(_ line: UnsafeBufferPointer<UInt8>, entry: Int, _ buffers: CompactBuffers) -> Bool {
         let (side, offset) = holder(entry)
-        return CompactScanner.equalBytes(buffers.content(side, at: offset), line)
+        return buffers.holds(side, at: offset, line)
     }
 
     /// Whether the entry's key is the uid `value` (of `line`): the holder's line is the same line,
@@ -203,8 +222,8 @@ struct CompactIndex {
     func holdsUID(_ value: UnsafeBufferPointer<UInt8>, line: UnsafeBufferPointer<UInt8>, entry: Int,
                   _ buffers: CompactBuffers) -> Bool {
         let (side, offset) = holder(entry)
+        if buffers.holds(side, at: offset, line) { return true }
         let held = buffers.content(side, at: offset)
-        if CompactScanner.equalBytes(held, line) { return true }
         guard let range = MergeSide.uidRange(of: held) else { return false }
         return CompactScanner.equalBytes(UnsafeBufferPointer(rebasing: held[range]), value)
     }
@@ -240,8 +259,18 @@ struct CompactScanner {
     static func lineCount(_ bytes: [UInt8], begin: Int) -> Int {
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress, begin < buffer.count else { return 0 }
-            var feeds = 0
-            forEachLF(base, from: begin, to: buffer.count) { _ in feeds += 1 }
+            // Sixteen bytes a step, the line feeds counted as the bits of a mask.
+            let raw = UnsafeRawPointer(base)
+            let lineFeed = SIMD16<UInt8>(repeating: 0x0A)
+            var feeds = 0, index = begin
+            while index + 16 <= buffer.count {
+                feeds += ByteSearch.bitmask(raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self) .== lineFeed).nonzeroBitCount
+                index += 16
+            }
+            while index < buffer.count {
+                if base[index] == 0x0A { feeds += 1 }
+                index += 1
+            }
             return feeds + (base[buffer.count - 1] == 0x0A ? 0 : 1)
         }
     }

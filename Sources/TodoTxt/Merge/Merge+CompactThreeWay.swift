@@ -46,9 +46,10 @@ struct CompactThreeWay {
         MergeSide.uid(of: buffers.content(side, at: offset))
     }
 
+    /// Whether the line at `otherOffset` of `otherSide` holds exactly `line`.
     @inline(__always)
-    func same(_ side: Int, _ offset: Int, _ otherSide: Int, _ otherOffset: UInt32) -> Bool {
-        CompactScanner.equalBytes(buffers.content(side, at: offset), buffers.content(otherSide, at: Int(otherOffset)))
+    func same(_ line: UnsafeBufferPointer<UInt8>, _ otherSide: Int, _ otherOffset: UInt32) -> Bool {
+        buffers.holds(otherSide, at: Int(otherOffset), line)
     }
 
     /// `ThreeWayMerger.decideOurs` for every line of OURS: a `CompactDecision` each.
@@ -65,6 +66,7 @@ struct CompactThreeWay {
         }
         while start < buffer.count {
             let (contentEnd, next) = CompactInput.line(base, at: start, count: buffer.count)
+            let own = UnsafeBufferPointer(start: base + start, count: contentEnd - start)
             let entry = Int(entries[line])
             let baseOffset = index.slot(entry, Self.baseSide), theirsOffset = index.slot(entry, Self.theirsSide)
             let hasUID = index.isUIDEntry(entry)
@@ -77,7 +79,7 @@ struct CompactThreeWay {
                     if archived && hasUID && rules.isArchivedComingBack(uid: uid(Self.oursSide, start), slice(Self.oursSide, start)) {
                         decision = CompactDecision.removed
                     }
-                } else if !same(Self.oursSide, start, Self.theirsSide, theirsOffset) {
+                } else if !same(own, Self.theirsSide, theirsOffset) {
                     decision |= CompactDecision.onlyFirst
                     let mine = slice(Self.oursSide, start)
                     if rules.options.isDoneFile && hasUID {
@@ -94,7 +96,7 @@ struct CompactThreeWay {
                 }
             } else if theirsOffset == CompactIndex.absent {
                 // X X – removed; X A – kept and reported, unless THEIRS archived it (stays archived).
-                if same(Self.oursSide, start, Self.baseSide, baseOffset) {
+                if same(own, Self.baseSide, baseOffset) {
                     decision = CompactDecision.removed
                 } else {
                     let uid = hasUID ? uid(Self.oursSide, start) : nil
@@ -105,9 +107,9 @@ struct CompactThreeWay {
                         rules.reports.append(MergeReport(kind: .keptEditedDeletedByThem, uid: uid, text: lossyString(mine), fields: []))
                     }
                 }
-            } else if !same(Self.oursSide, start, Self.theirsSide, theirsOffset)
-                        && !same(Self.theirsSide, Int(theirsOffset), Self.baseSide, baseOffset) {
-                if same(Self.oursSide, start, Self.baseSide, baseOffset) {
+            } else if !same(own, Self.theirsSide, theirsOffset)
+                        && !same(buffers.content(Self.theirsSide, at: Int(theirsOffset)), Self.baseSide, baseOffset) {
+                if same(own, Self.baseSide, baseOffset) {
                     decision = extra(.line(side: Self.theirsSide, offset: Int(theirsOffset), terminator: terminator))
                 } else {
                     let unit = rules.fieldMerge(uid: hasUID ? uid(Self.oursSide, start) : nil,
@@ -133,11 +135,12 @@ struct CompactThreeWay {
         var start = theirs.begin
         var line = 0
         while start < buffer.count {
-            let next = CompactInput.line(base, at: start, count: buffer.count).next
+            let (contentEnd, next) = CompactInput.line(base, at: start, count: buffer.count)
             defer {
                 start = next
                 line += 1
             }
+            let own = UnsafeBufferPointer(start: base + start, count: contentEnd - start)
             let entry = Int(entries[line])
             let baseOffset = index.slot(entry, Self.baseSide), oursOffset = index.slot(entry, Self.oursSide)
             let hasUID = index.isUIDEntry(entry)
@@ -145,7 +148,7 @@ struct CompactThreeWay {
             if oursOffset != CompactIndex.absent {
                 // Every key both sides hold is in the result; – A B keeps THEIRS' version too, except
                 // for a uid both hold (one unit: kept once in a done file, a conflict block otherwise).
-                if baseOffset == CompactIndex.absent && !hasUID && !same(Self.theirsSide, start, Self.oursSide, oursOffset) {
+                if baseOffset == CompactIndex.absent && !hasUID && !same(own, Self.oursSide, oursOffset) {
                     placements.append(place)
                 } else {
                     anchor = oursOffset
@@ -160,7 +163,7 @@ struct CompactThreeWay {
                 placements.append(place)
                 continue
             }
-            if same(Self.theirsSide, start, Self.baseSide, baseOffset) { continue }
+            if same(own, Self.baseSide, baseOffset) { continue }
             let uid = hasUID ? uid(Self.theirsSide, start) : nil
             let other = slice(Self.theirsSide, start)
             if rules.staysArchived(uid: uid, base: slice(Self.baseSide, Int(baseOffset)), edited: other) { continue }

@@ -41,7 +41,7 @@ struct CompactTwoWay {
 
     /// Every line of both inputs, by content, among those that pass `include` (`TwoWayMerger.countLines`).
     static func countLines(_ buffers: CompactBuffers, _ arrays: [[UInt8]], _ inputs: [CompactInput],
-                           where include: (ArraySlice<UInt8>) -> Bool) -> [ArraySlice<UInt8>: Int] {
+                           where include: (UnsafeBufferPointer<UInt8>) -> Bool) -> [ArraySlice<UInt8>: Int] {
         var counts: [ArraySlice<UInt8>: Int] = [:]
         for side in [fileSide, copySide] {
             let buffer = buffers[side]
@@ -49,8 +49,9 @@ struct CompactTwoWay {
             var start = inputs[side].begin
             while start < buffer.count {
                 let (contentEnd, next) = CompactInput.line(base, at: start, count: buffer.count)
-                let content = arrays[side][start..<contentEnd]
-                if include(content) { counts[content, default: 0] += 1 }
+                if include(UnsafeBufferPointer(start: base + start, count: contentEnd - start)) {
+                    counts[arrays[side][start..<contentEnd], default: 0] += 1
+                }
                 start = next
             }
         }
@@ -63,7 +64,7 @@ struct CompactTwoWay {
         let buffer = buffers[Self.fileSide]
         guard let base = buffer.baseAddress else { return decisions }
         let (buffers, arrays, inputs) = (self.buffers, self.arrays, self.inputs)
-        let counter = { (include: (ArraySlice<UInt8>) -> Bool) in CompactTwoWay.countLines(buffers, arrays, inputs, where: include) }
+        let counter = { (include: (UnsafeBufferPointer<UInt8>) -> Bool) in CompactTwoWay.countLines(buffers, arrays, inputs, where: include) }
         var start = inputs[Self.fileSide].begin
         var line = 0
         while start < buffer.count {
@@ -73,7 +74,7 @@ struct CompactTwoWay {
             var decision = CompactDecision.kept
             if copyOffset == CompactIndex.absent {
                 decision |= CompactDecision.onlyFirst
-            } else if !CompactScanner.equalBytes(buffers.content(Self.fileSide, at: start), buffers.content(Self.copySide, at: Int(copyOffset))) {
+            } else if !buffers.holds(Self.copySide, at: Int(copyOffset), UnsafeBufferPointer(start: base + start, count: contentEnd - start)) {
                 let uid = index.isUIDEntry(entry) ? MergeSide.uid(of: buffers.content(Self.fileSide, at: start)) : nil
                 let unit = rules.merge(uid: uid, file: slice(Self.fileSide, start), copy: slice(Self.copySide, Int(copyOffset)),
                                        terminator: CompactInput.terminator(contentEnd: contentEnd, next: next), countLines: counter)

@@ -250,7 +250,7 @@ struct MergeSide {
 /// The merge compares whole lines of the three inputs constantly; this keeps that a few loads per
 /// line instead of a generic element-by-element comparison.
 @inline(__always)
-func sameBytes(_ first: ArraySlice<UInt8>, _ second: ArraySlice<UInt8>) -> Bool {
+package func sameBytes(_ first: ArraySlice<UInt8>, _ second: ArraySlice<UInt8>) -> Bool {
     guard first.count == second.count else { return false }
     return first.withUnsafeBufferPointer { left in
         second.withUnsafeBufferPointer { right in

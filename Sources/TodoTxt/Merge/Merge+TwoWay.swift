@@ -26,7 +26,7 @@ struct TwoWayMerger {
         var units: [MergeUnit?] = []
         units.reserveCapacity(fileCount)
         let sides = [file, copy]
-        let countLines = { (include: (ArraySlice<UInt8>) -> Bool) in TwoWayMerger.countLines(of: sides, where: include) }
+        let countLines = { (include: (UnsafeBufferPointer<UInt8>) -> Bool) in TwoWayMerger.countLines(of: sides, where: include) }
         var onlyFile: [Bool] = []
         onlyFile.reserveCapacity(fileCount)
         for index in 0..<fileCount {
@@ -75,10 +75,10 @@ struct TwoWayMerger {
     }
 
     /// The content counts of the lines of both inputs that pass `include`.
-    static func countLines(of sides: [MergeSide], where include: (ArraySlice<UInt8>) -> Bool) -> [ArraySlice<UInt8>: Int] {
+    static func countLines(of sides: [MergeSide], where include: (UnsafeBufferPointer<UInt8>) -> Bool) -> [ArraySlice<UInt8>: Int] {
         var counts: [ArraySlice<UInt8>: Int] = [:]
         for side in sides {
-            for line in 0..<side.document.lineCount where include(side.content(line)) {
+            for line in 0..<side.document.lineCount where side.content(line).withUnsafeBufferPointer(include) {
                 counts[side.content(line), default: 0] += 1
             }
         }

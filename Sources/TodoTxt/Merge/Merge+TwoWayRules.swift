@@ -11,7 +11,7 @@ struct TwoWayRules {
     /// Two versions of one uid: merged, or the one further along plus the other marked.
     /// `countLines` counts the lines of both inputs that pass a test, by content.
     mutating func merge(uid: String?, file mine: ArraySlice<UInt8>, copy other: ArraySlice<UInt8>, terminator: LineTerminator,
-                        countLines: ((ArraySlice<UInt8>) -> Bool) -> [ArraySlice<UInt8>: Int]) -> MergeUnit {
+                        countLines: ((UnsafeBufferPointer<UInt8>) -> Bool) -> [ArraySlice<UInt8>: Int]) -> MergeUnit {
         let fileItem = TodoItem(mine), copyItem = TodoItem(other)
         // Completed beats open; equally far along, the file's version leads.
         let copyLeads = copyItem.isCompleted && !fileItem.isCompleted
@@ -41,11 +41,11 @@ struct TwoWayRules {
     /// copy line with these bytes either matches an identical file line or is added (a line keyed by
     /// its bytes is never dropped as archived).
     private mutating func isElsewhere(_ content: ArraySlice<UInt8>, besides: [ArraySlice<UInt8>],
-                                      countLines: ((ArraySlice<UInt8>) -> Bool) -> [ArraySlice<UInt8>: Int]) -> Bool {
+                                      countLines: ((UnsafeBufferPointer<UInt8>) -> Bool) -> [ArraySlice<UInt8>: Int]) -> Bool {
         let own = besides.filter { sameBytes($0, content) }.count
         // A marked version holds its `conflict:` tag; lines without one cannot equal it.
         guard Self.holdsConflictTag(content) else { return countLines({ _ in true })[content, default: 0] > own }
-        let counts = markedLineCounts ?? countLines(Self.holdsConflictTag)
+        let counts = markedLineCounts ?? countLines(Self.holdsConflictTag(_:))
         markedLineCounts = counts
         return counts[content, default: 0] > own
     }
@@ -54,11 +54,14 @@ struct TwoWayRules {
 
     /// Whether `content` holds the bytes `conflict:` (a vector search: it runs on every line once).
     private static func holdsConflictTag(_ content: ArraySlice<UInt8>) -> Bool {
-        content.withUnsafeBufferPointer { line in
-            conflictTag.withUnsafeBufferPointer { needle in
-                guard let base = line.baseAddress else { return false }
-                return ByteSearch.firstIndex(of: needle, in: base, from: 0, to: line.count) < line.count
-            }
+        content.withUnsafeBufferPointer { holdsConflictTag($0) }
+    }
+
+    /// `holdsConflictTag` of a line's bytes in place.
+    private static func holdsConflictTag(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        conflictTag.withUnsafeBufferPointer { needle in
+            guard let base = line.baseAddress else { return false }
+            return ByteSearch.firstIndex(of: needle, in: base, from: 0, to: line.count) < line.count
         }
     }
 }
