@@ -228,6 +228,14 @@ struct CompactIndex {
         return CompactScanner.equalBytes(UnsafeBufferPointer(rebasing: held[range]), value)
     }
 
+    /// `hint`, when it is an entry in the table whose line holds exactly the bytes of `line`.
+    @inline(__always)
+    func entry(holding line: UnsafeBufferPointer<UInt8>, hint: Int, _ buffers: CompactBuffers) -> Int? {
+        guard hint < tags.count, tags[hint] & 3 != Kind.chained.rawValue else { return nil }
+        let (side, offset) = holder(hint)
+        return buffers.holds(side, at: offset, line) ? hint : nil
+    }
+
     /// Any input's line holding the entry's key (the input that created the entry always does).
     @inline(__always)
     func holder(_ entry: Int) -> (side: Int, offset: Int) {
@@ -305,30 +313,38 @@ struct CompactScanner {
                     input.isPartitioned = false
                 }
                 let line = UnsafeBufferPointer(start: base + start, count: contentEnd - start)
-                let entry: Int
-                if let uid = MergeSide.uidRange(of: line) {
+                // Most lines of OURS and THEIRS are BASE's, unchanged and in order: when the hint's
+                // line holds exactly these bytes, its entry is this line's key (equal bytes, equal
+                // key), found without the uid scan or a hash.
+                var uidEntry: Int?, firstOccurrence: Int?
+                if let known = index.entry(holding: line, hint: hint, buffers) {
+                    if index.isUIDEntry(known) { uidEntry = known } else { firstOccurrence = known }
+                } else if let uid = MergeSide.uidRange(of: line) {
                     let value = UnsafeBufferPointer(rebasing: line[uid])
                     guard ByteScanning.isASCII(value) else { within = false; break }
                     let tag = CompactIndex.tag(MergeKeyTable.hashBytes(value, seed: 0x5555_AAAA_0F0F_F0F0), .uid)
                     let found = index.find(tag: tag, hint: hint) { candidate in
                         index.holdsUID(value, line: line, entry: candidate, buffers)
                     }
-                    entry = found.entry ?? index.insert(tag: tag, bucket: found.bucket)
-                    // A uid on two lines of one input: the general merge's owner rules apply.
-                    guard index.slot(entry, side) == CompactIndex.absent else { within = false; break }
+                    uidEntry = found.entry ?? index.insert(tag: tag, bucket: found.bucket)
                 } else {
                     let tag = CompactIndex.tag(MergeKeyTable.hashBytes(line, seed: 0), .text)
                     let found = index.find(tag: tag, hint: hint) { candidate in
                         index.holdsBytes(line, entry: candidate, buffers)
                     }
-                    let first = found.entry ?? index.insert(tag: tag, bucket: found.bucket)
-                    if index.slot(first, side) == CompactIndex.absent {
-                        entry = first
-                    } else {
-                        let key = UInt32(truncatingIfNeeded: first)
-                        entry = index.nextOccurrence(after: Int(occurrences[key] ?? key))
-                        occurrences[key] = UInt32(truncatingIfNeeded: entry)
-                    }
+                    firstOccurrence = found.entry ?? index.insert(tag: tag, bucket: found.bucket)
+                }
+                let entry: Int
+                if let uidEntry {
+                    // A uid on two lines of one input: the general merge's owner rules apply.
+                    guard index.slot(uidEntry, side) == CompactIndex.absent else { within = false; break }
+                    entry = uidEntry
+                } else if let first = firstOccurrence, index.slot(first, side) != CompactIndex.absent {
+                    let key = UInt32(truncatingIfNeeded: first)
+                    entry = index.nextOccurrence(after: Int(occurrences[key] ?? key))
+                    occurrences[key] = UInt32(truncatingIfNeeded: entry)
+                } else {
+                    entry = firstOccurrence ?? 0
                 }
                 index.setSlot(entry, side, start)
                 if keepEntries { entries.append(UInt32(truncatingIfNeeded: entry)) }
