@@ -339,12 +339,17 @@ struct CompactScanner {
                     // A uid on two lines of one input: the general merge's owner rules apply.
                     guard index.slot(uidEntry, side) == CompactIndex.absent else { within = false; break }
                     entry = uidEntry
-                } else if let first = firstOccurrence, index.slot(first, side) != CompactIndex.absent {
-                    let key = UInt32(truncatingIfNeeded: first)
-                    entry = index.nextOccurrence(after: Int(occurrences[key] ?? key))
-                    occurrences[key] = UInt32(truncatingIfNeeded: entry)
+                } else if let first = firstOccurrence {
+                    if index.slot(first, side) == CompactIndex.absent {
+                        entry = first
+                    } else {
+                        // A later copy of these bytes in this input: the next entry of the chain.
+                        let key = UInt32(truncatingIfNeeded: first)
+                        entry = index.nextOccurrence(after: Int(occurrences[key] ?? key))
+                        occurrences[key] = UInt32(truncatingIfNeeded: entry)
+                    }
                 } else {
-                    entry = firstOccurrence ?? 0
+                    preconditionFailure("CompactScanner: a line without a key")
                 }
                 index.setSlot(entry, side, start)
                 if keepEntries { entries.append(UInt32(truncatingIfNeeded: entry)) }
