@@ -52,10 +52,17 @@ import TodoTxt
             let sources = sizes.map { ReplacementContentTests.randomBytes($0, &random) }
             var pieces: [BytePiece] = []
             var expected: [UInt8] = []
+            if round == 0 {
+                // One run longer than a write-back stride, whatever the draws.
+                pieces.append(BytePiece(source: 0, start: 0, count: sizes[0]))
+                expected += sources[0]
+            }
             for _ in 0..<(round == 0 ? 2_000 : Int(random.next() % 50)) {
                 let source = Int(random.next() % 3)
                 let start = Int(random.next() % UInt64(sizes[source]))
-                let count = Int(random.next() % UInt64(sizes[source] - start + 1))
+                // Mostly short runs, now and then one longer than a write-back stride.
+                let longest = round == 0 && random.next() % 500 == 0 ? sizes[source] - start : min(sizes[source] - start, 300)
+                let count = Int(random.next() % UInt64(longest + 1))
                 pieces.append(BytePiece(source: source, start: start, count: count))
                 expected += sources[source][start..<(start + count)]
             }
