@@ -6,6 +6,7 @@ import Darwin
 import Testing
 import TodoTestSupport
 @testable import TodoFileSystem
+import TodoTxt
 
 /// Fails every system call of a safe replacement in turn and checks the promise of docs/files.md
 /// section 1, step 8: before the rename, any failure leaves the target byte-identical and no
@@ -14,13 +15,16 @@ import TodoTestSupport
     static let original = Array("(A) first\nsecond\n".utf8)
     static let edited = Array("(A) first\nsecond\nthird\n".utf8)
 
-    /// The new content, as bytes or as pieces of the original (the reordering `todo sort` writes).
-    enum Shape: CaseIterable { case bytes, pieces }
+    /// The new content, as bytes, as pieces of the original (the reordering `todo sort` writes), or
+    /// as runs of several buffers (a merge's result).
+    enum Shape: CaseIterable { case bytes, pieces, gathered }
 
     static func content(_ shape: Shape) -> ReplacementContent {
         switch shape {
         case .bytes: .bytes(edited)
         case .pieces: .pieces([0..<original.count, 10..<original.count - 1, 0..<1, original.count - 1..<original.count])
+        case .gathered: .gathered(sources: [original, Array("third\n".utf8)],
+                                  pieces: [BytePiece(source: 0, start: 0, count: original.count), BytePiece(source: 1, start: 0, count: 6)])
         }
     }
 
@@ -33,6 +37,7 @@ import TodoTestSupport
         switch content(shape) {
         case .bytes(let bytes): bytes
         case .pieces(let pieces): pieces.flatMap { original[$0] }
+        case .gathered(let sources, let pieces): pieces.flatMap { sources[Int($0.source)][$0.range] }
         }
     }
 

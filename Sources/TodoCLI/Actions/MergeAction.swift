@@ -64,21 +64,30 @@ enum MergeAction {
     static func merge(base: String, ours: String, theirs: String, options: ThreeWayOptions,
                       invocation: Invocation) throws(CLIError) -> Int32 {
         let baseBytes = try invocation.files.read(base)
-        let oursBytes = try invocation.files.read(ours)
         let theirsBytes = try invocation.files.read(theirs)
-        for (path, bytes) in [(base, baseBytes), (ours, oursBytes), (theirs, theirsBytes)] where holdsNUL(bytes) {
-            throw .failure("merge: \(path) holds NUL bytes (a binary file?); not merging, \(ours) left as it was")
+        func refuseNUL(_ path: String, _ bytes: [UInt8]) throws(CLIError) {
+            if holdsNUL(bytes) { throw .failure("merge: \(path) holds NUL bytes (a binary file?); not merging, \(ours) left as it was") }
         }
-        let result = TodoMerge.threeWay(base: TodoDocument(bytes: baseBytes), ours: TodoDocument(bytes: oursBytes),
-                                        theirs: TodoDocument(bytes: theirsBytes), options: options)
+        try refuseNUL(base, baseBytes)
+        var reports: [MergeReport] = [], conflicts: [MergeConflict] = []
+        // OURS is read once, by the transaction, and merged there; the result goes to the file as
+        // runs of the three inputs (`MergeOutput`), never built whole (docs/notes/speed-commands.md).
         // Without the writers' lock: git runs the driver on its own temporary OURS file, which no
         // other todo process writes, and where directories cannot be locked the lock would leave a
         // sidecar `.NAME.lock` in the work tree.
-        try invocation.files.updateHoldingLock(ours, warn: invocation.warn) { _ throws(CLIError) in result.bytes }
-        for report in result.reports { invocation.log("todo merge: \(report)") }
-        for conflict in result.conflicts { invocation.log("todo merge: conflict: \(conflict.text)") }
+        try invocation.files.transactBytes(ours, refusesConflictBlocks: false, lockTimeout: .seconds(5), lockHeldByCaller: true,
+                                           warn: invocation.warn) { (oursBytes: [UInt8]) throws(CLIError) -> ReplacementContent? in
+            try refuseNUL(ours, oursBytes)
+            try refuseNUL(theirs, theirsBytes)
+            let merged = TodoMerge.threeWay(base: baseBytes, ours: oursBytes, theirs: theirsBytes, options: options)
+            reports = merged.reports
+            conflicts = merged.conflicts
+            return .gathered(sources: merged.sources, pieces: merged.pieces)
+        }
+        for report in reports { invocation.log("todo merge: \(report)") }
+        for conflict in conflicts { invocation.log("todo merge: conflict: \(conflict.text)") }
         // git's contract for a driver: 0 when clean, 1 when a conflict remains.
-        return result.isClean ? 0 : 1
+        return conflicts.isEmpty ? 0 : 1
     }
 
     /// Whether `bytes` holds a NUL byte (the file layer's `memchr` search: three inputs of a large

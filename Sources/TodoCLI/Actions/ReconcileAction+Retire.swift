@@ -43,7 +43,8 @@ extension ReconcileAction {
             } catch {
                 return putBack(aside, invocation: invocation, reason: "it could not be read again (\(error)): left in place")
             }
-            if now == mergedBytes { break }
+            // Eight bytes at a time: `==` on arrays compares a large copy element by element.
+            if sameBytes(now[...], mergedBytes[...]) { break }
             if let offset = FileSystem.firstNUL(in: now) {
                 let line = FileSystem.lineNumber(ofOffset: offset, in: now)
                 return putBack(aside, invocation: invocation, reason: "it changed meanwhile and now holds a NUL byte "

@@ -95,13 +95,15 @@ enum ReconcileAction {
     /// written safely (compare-and-swap under the lock); returns what the merge reports.
     static func mergeCopy(_ bytes: [UInt8], into target: String, doneUIDs: Set<String>,
                           invocation: Invocation) throws(CLIError) -> [MergeReport] {
-        let copyDocument = TodoDocument(bytes: bytes)
         var reports: [MergeReport] = []
-        try invocation.files.update(target, createIfMissing: true, lockTimeout: invocation.lockTimeout,
-                                    warn: invocation.warn) { current throws(CLIError) in
-            let result = TodoMerge.twoWay(file: TodoDocument(bytes: current), copy: copyDocument, doneUIDs: doneUIDs)
-            reports = result.reports
-            return result.bytes
+        // The result goes to the file as runs of the file and the copy (`MergeOutput`), never
+        // built whole (docs/notes/speed-commands.md).
+        try invocation.files.transactBytes(target, createIfMissing: true, refusesConflictBlocks: false,
+                                           lockTimeout: invocation.lockTimeout,
+                                           warn: invocation.warn) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
+            let merged = TodoMerge.twoWay(file: current, copy: bytes, doneUIDs: doneUIDs)
+            reports = merged.reports
+            return .gathered(sources: merged.sources, pieces: merged.pieces)
         }
         return reports
     }

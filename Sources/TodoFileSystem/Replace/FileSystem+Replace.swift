@@ -108,6 +108,10 @@ extension FileSystem {
             precondition(pieces.allSatisfy { $0.lowerBound >= 0 && $0.upperBound <= old.bytes.count },
                          "ReplacementContent.pieces: a range outside the old content")
         }
+        if case .gathered(let sources, let pieces) = new {
+            precondition(pieces.allSatisfy { Int($0.source) < sources.count && $0.start >= 0 && $0.range.upperBound <= sources[Int($0.source)].count },
+                         "ReplacementContent.gathered: a piece outside its source")
+        }
 
         do {
             try checkWritable(target, status: old.status)

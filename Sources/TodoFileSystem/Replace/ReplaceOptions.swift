@@ -1,5 +1,7 @@
 // The types of `FileSystem.replace` (FileSystem+Replace.swift): its options, outcome, notes, content and error.
 
+import TodoTxt
+
 /// How `FileSystem.replace` behaves where callers differ.
 package struct ReplaceOptions: Sendable, Hashable {
     /// Create the file if it does not exist (the closure then receives `[]`). The new file gets
@@ -75,6 +77,13 @@ public enum ReplacementContent: Sendable, Hashable {
     ///
     /// Every range must lie within the old content (checked; a range outside is a programming error).
     case pieces([Range<Int>])
+    /// Runs of several buffers (`BytePiece.source` numbers `sources`), concatenated in this order:
+    /// the shape of a merge, whose result is lines of its inputs with a few new ones (`todo merge`,
+    /// `todo reconcile`). Written with `writev` straight from the buffers, like `pieces`, so the
+    /// result is never built in memory.
+    ///
+    /// Every piece must lie within its source (checked; one outside is a programming error).
+    case gathered(sources: [[UInt8]], pieces: [BytePiece])
 
     /// Whether the new content equals `old` byte for byte. Pieces that tile `old` in order are equal
     /// without a look at the bytes; otherwise the comparison stops at the first difference, so a real
@@ -98,6 +107,15 @@ public enum ReplacementContent: Sendable, Hashable {
                 offset += piece.count
             }
             return true
+        case .gathered(let sources, let pieces):
+            var offset = 0
+            for piece in pieces where piece.count > 0 {
+                let range = piece.range
+                guard offset + range.count <= old.count,
+                      FileSystem.sameBytes(sources[Int(piece.source)][range], old[offset..<(offset + range.count)]) else { return false }
+                offset += range.count
+            }
+            return offset == old.count
         }
     }
 }

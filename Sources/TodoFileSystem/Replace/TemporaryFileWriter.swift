@@ -1,5 +1,7 @@
 // The writer of `FileSystem.replace`'s temporary file.
 
+import TodoTxt
+
 /// Writes a temporary file front to back and starts its write-back every `writebackStride` bytes,
 /// so that by the time of the `fsync` the disk has already done most of the work.
 struct TemporaryFileWriter {
@@ -31,6 +33,31 @@ struct TemporaryFileWriter {
                 Result { () throws(Errno) in try appendPieces(pieces, of: source) }
             }
             try result.get()
+        case .gathered(let sources, let pieces):
+            try appendGathered(pieces, of: sources)
+        }
+    }
+
+    /// Hands the pieces of `sources` to `writev` straight from those buffers, as `appendPieces` does
+    /// for the old content's.
+    private mutating func appendGathered(_ pieces: [BytePiece], of sources: [[UInt8]]) throws(Errno) {
+        var buffers: [UnsafeRawBufferPointer] = []
+        buffers.reserveCapacity(sources.count)
+        let result = Self.withBuffers(sources[...], &buffers) { buffers in
+            Result { () throws(Errno) in
+                try appendRuns(pieces.lazy.map { UnsafeRawBufferPointer(rebasing: buffers[Int($0.source)][$0.range]) })
+            }
+        }
+        try result.get()
+    }
+
+    /// Calls `body` with a raw view of every buffer of `sources`, all valid at once.
+    private static func withBuffers<R>(_ sources: ArraySlice<[UInt8]>, _ views: inout [UnsafeRawBufferPointer],
+                                       _ body: ([UnsafeRawBufferPointer]) -> R) -> R {
+        guard let first = sources.first else { return body(views) }
+        return first.withUnsafeBytes { raw in
+            views.append(raw)
+            return withBuffers(sources.dropFirst(), &views, body)
         }
     }
 
@@ -44,17 +71,22 @@ struct TemporaryFileWriter {
     /// copies each piece into the page cache once, with no staging copy in between
     /// (docs/notes/file-layer.md).
     private mutating func appendPieces(_ pieces: [Range<Int>], of source: UnsafeRawBufferPointer) throws(Errno) {
+        try appendRuns(pieces.lazy.map { UnsafeRawBufferPointer(rebasing: source[$0]) })
+    }
+
+    /// Writes `runs` in order with gathering writes, a stride's worth at a time.
+    private mutating func appendRuns(_ runs: some Sequence<UnsafeRawBufferPointer>) throws(Errno) {
         var batch: [UnsafeRawBufferPointer] = []
         var batchBytes = 0
-        for piece in pieces {
-            var rest = piece
+        for run in runs {
+            var rest = run
             while !rest.isEmpty {
                 let room = Self.writebackStride - Int(count - writebackStart) - batchBytes
-                let taken = rest.lowerBound..<(rest.lowerBound + min(rest.count, room))
-                batch.append(UnsafeRawBufferPointer(rebasing: source[taken]))
-                batchBytes += taken.count
-                rest = taken.upperBound..<rest.upperBound
-                if taken.count == room { try flush(&batch, bytes: &batchBytes) }
+                let taken = min(rest.count, room)
+                batch.append(UnsafeRawBufferPointer(rebasing: rest[..<taken]))
+                batchBytes += taken
+                rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
+                if taken == room { try flush(&batch, bytes: &batchBytes) }
             }
         }
         try flush(&batch, bytes: &batchBytes)

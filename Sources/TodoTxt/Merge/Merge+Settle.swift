@@ -12,7 +12,7 @@ public struct ConflictSettlement: Sendable, Equatable {
     }
 }
 
-extension ThreeWayMerger {
+extension ThreeWayRules {
     /// A task both sides changed so that the field merge cannot combine them, settled without
     /// markers: the version further along leads (completed beats open; equally far, OURS'), every
     /// field the two-way rules can merge is merged into it, and when a difference remains the other

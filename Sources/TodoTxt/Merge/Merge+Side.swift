@@ -184,7 +184,12 @@ struct MergeSide {
     /// backwards (`ByteScanning.startsWord`). Header tokens (`x`, `(A)`, dates) hold no colon, so the
     /// line's header needs no parsing either.
     static func uid(of line: UnsafeBufferPointer<UInt8>) -> String? {
-        var uuid: String?
+        uidRange(of: line).map { lossyString(UnsafeBufferPointer(rebasing: line[$0])) }
+    }
+
+    /// Where in `line` its uid's value is (`uid(of:)`'s bytes), without making a String of it.
+    static func uidRange(of line: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        var uuid: Range<Int>?
         let end = line.count
         let lead = TodoItem.leadingMarkLength(line)
         var colon = 0
@@ -206,9 +211,8 @@ struct MergeSide {
             var wordEnd = found + 1
             while wordEnd < end && ByteScanning.whitespaceLength(line, at: wordEnd) == 0 { wordEnd += 1 }
             guard let tagColon = TodoItem.tagColon(line, start, wordEnd), tagColon == found else { continue }
-            let value = lossyString(UnsafeBufferPointer(rebasing: line[(found + 1)..<wordEnd]))
-            if isUID { return value }
-            uuid = value
+            if isUID { return (found + 1)..<wordEnd }
+            uuid = (found + 1)..<wordEnd
         }
         return uuid
     }
@@ -246,7 +250,7 @@ struct MergeSide {
 /// The merge compares whole lines of the three inputs constantly; this keeps that a few loads per
 /// line instead of a generic element-by-element comparison.
 @inline(__always)
-func sameBytes(_ first: ArraySlice<UInt8>, _ second: ArraySlice<UInt8>) -> Bool {
+package func sameBytes(_ first: ArraySlice<UInt8>, _ second: ArraySlice<UInt8>) -> Bool {
     guard first.count == second.count else { return false }
     return first.withUnsafeBufferPointer { left in
         second.withUnsafeBufferPointer { right in

@@ -10,12 +10,8 @@ struct TwoWayMerger {
     let copy: MergeSide
     let index: MergeIndex
     let doneUIDs: Set<String>
-    var reports: [MergeReport] = []
-    /// How many lines of the file and of the copy hold each exact content, among the lines that
-    /// hold `conflict:` (every marked version does); built on the first difference that cannot be
-    /// merged, so a clean merge never pays for it, and over those lines only, so that it stays small
-    /// however large the file.
-    private var markedLineCounts: [ArraySlice<UInt8>: Int]?
+    /// The merge of two versions and what it records.
+    var rules = TwoWayRules()
 
     init(file: TodoDocument, copy: TodoDocument, doneUIDs: Set<String>) {
         var index = MergeIndex(sideCount: 2, capacity: file.lineCount + copy.lineCount)
@@ -29,6 +25,8 @@ struct TwoWayMerger {
         let fileCount = file.document.lineCount
         var units: [MergeUnit?] = []
         units.reserveCapacity(fileCount)
+        let sides = [file, copy]
+        let countLines = { (include: (UnsafeBufferPointer<UInt8>) -> Bool) in TwoWayMerger.countLines(of: sides, where: include) }
         var onlyFile: [Bool] = []
         onlyFile.reserveCapacity(fileCount)
         for index in 0..<fileCount {
@@ -41,7 +39,8 @@ struct TwoWayMerger {
                 if sameBytes(mine, other) {
                     units.append(MergeUnit(line: mine, terminator: terminator))
                 } else {
-                    units.append(merge(key: key, file: mine, copy: other, terminator: terminator))
+                    let uid: String? = if case .uid(let value) = key { value } else { nil }
+                    units.append(rules.merge(uid: uid, file: mine, copy: other, terminator: terminator, countLines: countLines))
                 }
             } else {
                 onlyFile.append(true)
@@ -59,12 +58,12 @@ struct TwoWayMerger {
             let other = copy.content(index)
             let item = TodoItem(other)
             if case .uid(let uid) = key, doneUIDs.contains(uid) {
-                reports.append(MergeReport(kind: .notResurrected, uid: uid, text: lossyString(other), fields: []))
+                rules.reports.append(MergeReport(kind: .notResurrected, uid: uid, text: lossyString(other), fields: []))
                 fates.append(.dropped)
                 continue
             }
             if item.isTask {
-                reports.append(MergeReport(kind: .addedFromCopy, uid: item.uid, text: lossyString(other), fields: []))
+                rules.reports.append(MergeReport(kind: .addedFromCopy, uid: item.uid, text: lossyString(other), fields: []))
             }
             fates.append(.placed(MergeUnit(line: other, terminator: nil)))
         }
@@ -72,70 +71,17 @@ struct TwoWayMerger {
         let sorted = file.isPartitioned && file.hasCompletedTask
         let document = MergeAssembler.render(assembler.orderedUnits(sorted: sorted),
                                              layout: file.document, fallback: copy.document)
-        return MergeResult(document: document, conflicts: [], reports: reports)
-    }
-
-    /// Two versions of one uid: merged, or the one further along plus the other marked.
-    mutating func merge(key: MergeKey, file mine: ArraySlice<UInt8>, copy other: ArraySlice<UInt8>,
-                        terminator: LineTerminator) -> MergeUnit {
-        let uid: String? = if case .uid(let value) = key { value } else { nil }
-        let fileItem = TodoItem(mine), copyItem = TodoItem(other)
-        // Completed beats open; equally far along, the file's version leads.
-        let copyLeads = copyItem.isCompleted && !fileItem.isCompleted
-        let (leader, follower) = copyLeads ? (copyItem, fileItem) : (fileItem, copyItem)
-        let followerSource = copyLeads ? "file" : "copy"
-        let (target, unresolved) = MergeFields.twoWay(preferred: MergeFields(leader), other: MergeFields(follower))
-        let merged = leader.rewritten(toMatch: target)
-        if unresolved.isEmpty, let merged {
-            let fields = MergeFields.changedFields(from: MergeFields(fileItem), to: target)
-            reports.append(MergeReport(kind: .fieldsMerged, uid: uid, text: lossyString(merged), fields: fields))
-            return MergeUnit(line: merged[...], terminator: terminator)
-        }
-        let kept = merged.map { $0[...] } ?? leader.content
-        let marked = follower.settingTag("conflict", to: followerSource)[...]
-        reports.append(MergeReport(kind: .keptBothVersions, uid: uid, text: lossyString(kept),
-                                   fields: merged == nil ? [.line] : unresolved))
-        if isElsewhere(marked, besides: [mine, other]) {
-            // Already there (an earlier copy left it, or the copy carries it too): once is enough.
-            return MergeUnit(line: kept, terminator: terminator)
-        }
-        return MergeUnit([MergeLine(content: kept, terminator: terminator), MergeLine(content: marked, terminator: nil)],
-                         isCompleted: leader.isCompleted)
-    }
-
-    /// Whether a line of the file or of the copy, other than the two being merged (`besides`), holds
-    /// exactly `content`. Such a line ends up in the result on its own: a file line always does, and a
-    /// copy line with these bytes either matches an identical file line or is added (a line keyed by
-    /// its bytes is never dropped as archived).
-    private mutating func isElsewhere(_ content: ArraySlice<UInt8>, besides: [ArraySlice<UInt8>]) -> Bool {
-        let own = besides.filter { sameBytes($0, content) }.count
-        // A marked version holds its `conflict:` tag; lines without one cannot equal it.
-        guard Self.holdsConflictTag(content) else { return countLines(where: { _ in true })[content, default: 0] > own }
-        let counts = markedLineCounts ?? countLines(where: Self.holdsConflictTag)
-        markedLineCounts = counts
-        return counts[content, default: 0] > own
+        return MergeResult(document: document, conflicts: [], reports: rules.reports)
     }
 
     /// The content counts of the lines of both inputs that pass `include`.
-    private func countLines(where include: (ArraySlice<UInt8>) -> Bool) -> [ArraySlice<UInt8>: Int] {
+    static func countLines(of sides: [MergeSide], where include: (UnsafeBufferPointer<UInt8>) -> Bool) -> [ArraySlice<UInt8>: Int] {
         var counts: [ArraySlice<UInt8>: Int] = [:]
-        for side in [file, copy] {
-            for line in 0..<side.document.lineCount where include(side.content(line)) {
+        for side in sides {
+            for line in 0..<side.document.lineCount where side.content(line).withUnsafeBufferPointer(include) {
                 counts[side.content(line), default: 0] += 1
             }
         }
         return counts
-    }
-
-    private static let conflictTag: [UInt8] = Array("conflict:".utf8)
-
-    /// Whether `content` holds the bytes `conflict:` (a vector search: it runs on every line once).
-    private static func holdsConflictTag(_ content: ArraySlice<UInt8>) -> Bool {
-        content.withUnsafeBufferPointer { line in
-            conflictTag.withUnsafeBufferPointer { needle in
-                guard let base = line.baseAddress else { return false }
-                return ByteSearch.firstIndex(of: needle, in: base, from: 0, to: line.count) < line.count
-            }
-        }
     }
 }

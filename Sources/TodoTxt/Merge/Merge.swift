@@ -187,15 +187,30 @@ extension TodoMerge {
     /// tasks archived on either side, whether the file is a done file, the labels git gives the sides.
     public static func threeWay(base: TodoDocument, ours: TodoDocument, theirs: TodoDocument,
                                 options: ThreeWayOptions) -> MergeResult {
-        let oursBytes = ours.rendered(), theirsBytes = theirs.rendered(), baseBytes = base.rendered()
-        if sameBytes(oursBytes[...], theirsBytes[...]) || sameBytes(theirsBytes[...], baseBytes[...]) {
-            return MergeResult(document: TodoDocument(bytes: oursBytes), conflicts: [], reports: [])
+        threeWay(base: base.rendered(), ours: ours.rendered(), theirs: theirs.rendered(), options: options).result
+    }
+
+    /// `threeWay` on the files' bytes, its result as runs of them (`MergeOutput`), for a caller
+    /// that writes it without building it.
+    ///
+    /// For inputs each under 4 GiB whose uids are ASCII, each held by at most one line per input
+    /// (nearly every file), the compact merge runs (`CompactIndex`: a few bytes per line beside the
+    /// inputs); for any other input, the general one. Both give the same bytes and reports.
+    public static func threeWay(base: [UInt8], ours: [UInt8], theirs: [UInt8], options: ThreeWayOptions) -> MergeOutput {
+        if sameBytes(ours[...], theirs[...]) || sameBytes(theirs[...], base[...]) {
+            return MergeOutput(bytes: ours, conflicts: [], reports: [])
         }
-        if sameBytes(oursBytes[...], baseBytes[...]) {
-            return MergeResult(document: TodoDocument(bytes: theirsBytes), conflicts: [], reports: [])
-        }
-        var merger = ThreeWayMerger(base: base, ours: ours, theirs: theirs, options: options)
-        return merger.run()
+        if sameBytes(ours[...], base[...]) { return MergeOutput(bytes: theirs, conflicts: [], reports: []) }
+        return CompactThreeWay.merge(base: base, ours: ours, theirs: theirs, options: options)
+            ?? generalThreeWay(base: base, ours: ours, theirs: theirs, options: options)
+    }
+
+    /// The general three-way merge (documents, keys and units), past the whole-file shortcuts.
+    static func generalThreeWay(base: [UInt8], ours: [UInt8], theirs: [UInt8], options: ThreeWayOptions) -> MergeOutput {
+        var merger = ThreeWayMerger(base: TodoDocument(bytes: base), ours: TodoDocument(bytes: ours),
+                                    theirs: TodoDocument(bytes: theirs), options: options)
+        let result = merger.run()
+        return MergeOutput(bytes: result.document.rendered(), conflicts: result.conflicts, reports: result.reports)
     }
 
     /// Merges a sync client's conflict copy into the file without a common base (docs/sync.md section 2).
@@ -216,12 +231,22 @@ extension TodoMerge {
     ///
     /// - Complexity: O(n) expected in the total number of lines.
     public static func twoWay(file: TodoDocument, copy: TodoDocument, doneUIDs: Set<String>) -> MergeResult {
-        let fileBytes = file.rendered()
-        if sameBytes(fileBytes[...], copy.rendered()[...]) {
-            return MergeResult(document: TodoDocument(bytes: fileBytes), conflicts: [], reports: [])
-        }
-        var merger = TwoWayMerger(file: file, copy: copy, doneUIDs: doneUIDs)
-        return merger.run()
+        twoWay(file: file.rendered(), copy: copy.rendered(), doneUIDs: doneUIDs).result
+    }
+
+    /// `twoWay` on the files' bytes, its result as runs of them (`MergeOutput`); the compact merge
+    /// where it applies, as for `threeWay(base:ours:theirs:options:)`.
+    public static func twoWay(file: [UInt8], copy: [UInt8], doneUIDs: Set<String>) -> MergeOutput {
+        if sameBytes(file[...], copy[...]) { return MergeOutput(bytes: file, conflicts: [], reports: []) }
+        return CompactTwoWay.merge(file: file, copy: copy, doneUIDs: doneUIDs)
+            ?? generalTwoWay(file: file, copy: copy, doneUIDs: doneUIDs)
+    }
+
+    /// The general two-way merge, past the whole-file shortcut.
+    static func generalTwoWay(file: [UInt8], copy: [UInt8], doneUIDs: Set<String>) -> MergeOutput {
+        var merger = TwoWayMerger(file: TodoDocument(bytes: file), copy: TodoDocument(bytes: copy), doneUIDs: doneUIDs)
+        let result = merger.run()
+        return MergeOutput(bytes: result.document.rendered(), conflicts: [], reports: result.reports)
     }
 }
 

@@ -1,0 +1,387 @@
+/// The compact merge's inputs and index: lines referred to by their byte offsets in the inputs'
+/// own buffers, keys never copied out of them (docs/notes/speed-commands.md).
+///
+/// The general merge (`MergeSide`, `MergeIndex`) keeps per line a key (a uid String or a copy of
+/// the line's bytes), an entry, line records and the result's units: several times the file. Here
+/// a line costs a 4-byte entry number on OURS and THEIRS, and an entry 4 bytes per input plus a
+/// 4-byte hash; keys are compared in place, in the input buffers.
+///
+/// It covers the inputs the merge sees nearly always: each under 4 GiB, every uid ASCII, and no uid
+/// held by two lines of one input. Anything else (where the general merge's owner rules,
+/// pairing with BASE's copies, or canonical equivalence of non-ASCII uids apply) makes `build`
+/// return nil, and the caller runs the general merge, which gives the same results for these inputs
+/// too (MergeCompactPropertyTests compares the two).
+
+/// One input, scanned: its bytes and the facts about its lines the result's layout needs.
+struct CompactInput {
+    let bytes: [UInt8]
+    /// Where the first line starts: after the byte order mark, if any.
+    let begin: Int
+    var hasByteOrderMark: Bool { begin == 3 }
+    var lineCount = 0
+    /// `TodoDocument.dominantTerminator`.
+    var dominantTerminator: LineTerminator = .lf
+    /// `TodoDocument.endsWithTerminator`.
+    var endsWithTerminator = false
+    /// `MergeSide.isPartitioned`: no open line after a completed task.
+    var isPartitioned = true
+    /// `MergeSide.hasCompletedTask`.
+    var hasCompletedTask = false
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        begin = TodoDocument.startsWithByteOrderMark(bytes) ? 3 : 0
+    }
+
+    /// The line starting at `start` (a line start, before the end): where its content ends and where
+    /// the next line starts (after its terminator: LF, CR LF, or none at the end of the file),
+    /// exactly as `TodoDocument` splits lines.
+    @inline(__always)
+    static func line(_ base: UnsafePointer<UInt8>, at start: Int, count: Int) -> (contentEnd: Int, next: Int) {
+        let feed = ByteSearch.firstIndex(of: 0x0A, in: base, from: start, to: count)
+        if feed == count { return (count, count) }
+        if feed > start && base[feed - 1] == 0x0D { return (feed - 1, feed + 1) }
+        return (feed, feed + 1)
+    }
+
+    /// The terminator between a line's content end and the next line's start.
+    @inline(__always)
+    static func terminator(contentEnd: Int, next: Int) -> LineTerminator {
+        switch next - contentEnd {
+        case 0: .none
+        case 1: .lf
+        default: .crlf
+        }
+    }
+}
+
+/// The inputs' bytes, valid together for the whole merge (`CompactBuffers.with`).
+struct CompactBuffers {
+    let all: [UnsafeBufferPointer<UInt8>]
+
+    @inline(__always)
+    subscript(side: Int) -> UnsafeBufferPointer<UInt8> { all[side] }
+
+    /// Calls `body` with the buffers of `inputs`, all valid at once.
+    static func with<R>(_ inputs: [[UInt8]], _ body: (CompactBuffers) -> R) -> R {
+        func nest(_ rest: ArraySlice<[UInt8]>, _ views: [UnsafeBufferPointer<UInt8>]) -> R {
+            guard let first = rest.first else { return body(CompactBuffers(all: views)) }
+            return first.withUnsafeBufferPointer { nest(rest.dropFirst(), views + [$0]) }
+        }
+        return nest(inputs[...], [])
+    }
+
+    /// Whether the line at `offset` of input `side` has exactly the content `line`: its bytes, then
+    /// its terminator or the end of the input (without looking for its end first).
+    @inline(__always)
+    func holds(_ side: Int, at offset: Int, _ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        let buffer = all[side]
+        let end = offset + line.count
+        guard end <= buffer.count, let base = buffer.baseAddress else { return false }
+        if end < buffer.count {
+            let byte = base[end]
+            if byte == 0x0A {
+                // A CR before the LF belongs to the terminator, not to the content.
+                if line.last == 0x0D { return false }
+            } else if !(byte == 0x0D && end + 1 < buffer.count && base[end + 1] == 0x0A) {
+                return false
+            }
+        }
+        return CompactScanner.equalBytes(UnsafeBufferPointer(start: base + offset, count: line.count), line)
+    }
+
+    /// The content of the line at `offset` of input `side`.
+    @inline(__always)
+    func content(_ side: Int, at offset: Int) -> UnsafeBufferPointer<UInt8> {
+        let buffer = all[side]
+        guard let base = buffer.baseAddress else { return buffer }
+        let end = CompactInput.line(base, at: offset, count: buffer.count).contentEnd
+        return UnsafeBufferPointer(rebasing: buffer[offset..<end])
+    }
+}
+
+/// Key → entry, and entry → the line (its offset) of each input holding that key.
+///
+/// Keys are a uid (its bytes) or, for a line without one, the line's bytes; the k-th line with some
+/// bytes in an input matches the k-th in another (`MergeKey.text`'s occurrence). Only first
+/// occurrences are in the hash table; the later ones form a chain from there (`nextOccurrence`),
+/// which each input walks in file order, so no occurrence number is stored or hashed.
+struct CompactIndex {
+    let sideCount: Int
+    /// `entry * sideCount + side` → offset of the line of `side` holding the entry's key, or `absent`.
+    private(set) var slots: [UInt32] = []
+    /// Entry → its key's hash, with the key's kind in the two low bits (`Kind`).
+    private var tags: [UInt32] = []
+    /// Bucket → entry + 1; 0 is empty. Linear probing; the bucket of a key is `tag >> 2` masked.
+    private var buckets: [UInt32]
+    /// Entries in `buckets`.
+    private var tableCount = 0
+    /// Entry of an occurrence → entry of the next occurrence of the same bytes (any input's).
+    private var nextOccurrence: [UInt32: UInt32] = [:]
+
+    static let absent = UInt32.max
+
+    enum Kind: UInt32 {
+        case text = 0
+        case uid = 1
+        /// A later occurrence of a line's bytes: reached through the chain only, never equal to a
+        /// key looked up.
+        case chained = 2
+    }
+
+    init(sideCount: Int, expectedKeys: Int, entryCapacity: Int) {
+        self.sideCount = sideCount
+        var size = 16
+        while size < expectedKeys + expectedKeys / 2 { size <<= 1 }
+        buckets = [UInt32](repeating: 0, count: size)
+        slots.reserveCapacity(entryCapacity * sideCount)
+        tags.reserveCapacity(entryCapacity)
+    }
+
+    var entryCount: Int { tags.count }
+
+    @inline(__always)
+    func slot(_ entry: Int, _ side: Int) -> UInt32 { slots[entry &* sideCount &+ side] }
+
+    @inline(__always)
+    mutating func setSlot(_ entry: Int, _ side: Int, _ offset: Int) {
+        slots[entry &* sideCount &+ side] = UInt32(truncatingIfNeeded: offset)
+    }
+
+    /// Whether the entry's key is a uid (not a line's bytes).
+    @inline(__always)
+    func isUIDEntry(_ entry: Int) -> Bool { tags[entry] & 3 == Kind.uid.rawValue }
+
+    /// The tag of a key of `kind` with this hash.
+    @inline(__always)
+    static func tag(_ hash: UInt64, _ kind: Kind) -> UInt32 {
+        (UInt32(truncatingIfNeeded: hash >> 32) & ~3) | kind.rawValue
+    }
+
+    private mutating func newEntry(tag: UInt32) -> Int {
+        let entry = tags.count
+        tags.append(tag)
+        slots.append(contentsOf: repeatElement(Self.absent, count: sideCount))
+        return entry
+    }
+
+    /// The entry of the key with `tag` for which `isKey(entry)` holds, or the bucket where it goes
+    /// (`insert`). `hint` is tried first (the entry after the previous line's: inputs hold mostly
+    /// the same lines in the same order); it is safe whatever it is, since each key has one entry in
+    /// the table.
+    @inline(__always)
+    func find(tag: UInt32, hint: Int, isKey: (Int) -> Bool) -> (entry: Int?, bucket: Int) {
+        if hint < tags.count && tags[hint] == tag && isKey(hint) { return (hint, -1) }
+        let mask = buckets.count - 1
+        var bucket = Int(tag >> 2) & mask
+        while true {
+            let held = Int(buckets[bucket])
+            if held == 0 { return (nil, bucket) }
+            if tags[held - 1] == tag && isKey(held - 1) { return (held - 1, bucket) }
+            bucket = (bucket + 1) & mask
+        }
+    }
+
+    /// Adds a key with `tag` at the empty `bucket` `find` gave; returns its entry.
+    mutating func insert(tag: UInt32, bucket: Int) -> Int {
+        let entry = newEntry(tag: tag)
+        buckets[bucket] = UInt32(truncatingIfNeeded: entry + 1)
+        tableCount += 1
+        if tableCount * 5 > buckets.count * 3 {
+            buckets = [UInt32](repeating: 0, count: buckets.count * 2)
+            let mask = buckets.count - 1
+            for (held, heldTag) in tags.enumerated() where heldTag & 3 != Kind.chained.rawValue {
+                var slot = Int(heldTag >> 2) & mask
+                while buckets[slot] != 0 { slot = (slot + 1) & mask }
+                buckets[slot] = UInt32(truncatingIfNeeded: held + 1)
+            }
+        }
+        return entry
+    }
+
+    /// The entry for `side`'s next occurrence of the bytes whose first occurrence is `first`, after
+    /// `previous` (the entry of `side`'s last one); a new entry at the chain's end when no other
+    /// input has that many.
+    mutating func nextOccurrence(after previous: Int) -> Int {
+        if let next = nextOccurrence[UInt32(truncatingIfNeeded: previous)] { return Int(next) }
+        let entry = newEntry(tag: Kind.chained.rawValue)
+        nextOccurrence[UInt32(truncatingIfNeeded: previous)] = UInt32(truncatingIfNeeded: entry)
+        return entry
+    }
+
+    /// Whether the entry's key is the text key of `line`'s bytes.
+    @inline(__always)
+    func holdsBytes(_ line: UnsafeBufferPointer<UInt8>, entry: Int, _ buffers: CompactBuffers) -> Bool {
+        let (side, offset) = holder(entry)
+        return buffers.holds(side, at: offset, line)
+    }
+
+    /// Whether the entry's key is the uid `value` (of `line`): the holder's line is the same line,
+    /// or its uid has the same bytes (both ASCII: byte equality is String equality).
+    @inline(__always)
+    func holdsUID(_ value: UnsafeBufferPointer<UInt8>, line: UnsafeBufferPointer<UInt8>, entry: Int,
+                  _ buffers: CompactBuffers) -> Bool {
+        let (side, offset) = holder(entry)
+        if buffers.holds(side, at: offset, line) { return true }
+        let held = buffers.content(side, at: offset)
+        guard let range = MergeSide.uidRange(of: held) else { return false }
+        return CompactScanner.equalBytes(UnsafeBufferPointer(rebasing: held[range]), value)
+    }
+
+    /// `hint`, when it is an entry in the table whose line holds exactly the bytes of `line`.
+    @inline(__always)
+    func entry(holding line: UnsafeBufferPointer<UInt8>, hint: Int, _ buffers: CompactBuffers) -> Int? {
+        guard hint < tags.count, tags[hint] & 3 != Kind.chained.rawValue else { return nil }
+        let (side, offset) = holder(hint)
+        return buffers.holds(side, at: offset, line) ? hint : nil
+    }
+
+    /// Any input's line holding the entry's key (the input that created the entry always does).
+    @inline(__always)
+    func holder(_ entry: Int) -> (side: Int, offset: Int) {
+        for side in 0..<sideCount {
+            let offset = slot(entry, side)
+            if offset != Self.absent { return (side, Int(offset)) }
+        }
+        preconditionFailure("CompactIndex: an entry without a holder")
+    }
+}
+
+/// Scanning the inputs into a `CompactIndex`.
+struct CompactScanner {
+    var index: CompactIndex
+    /// Per input: the first occurrence's entry → this input's last occurrence's entry, for the
+    /// bytes it holds on several lines.
+    private var lastOccurrence: [[UInt32: UInt32]]
+
+    /// Sized for inputs of `lineCounts` lines.
+    init(lineCounts: [Int]) {
+        let largest = lineCounts.max() ?? 0
+        let others = lineCounts.reduce(0, +) - largest
+        index = CompactIndex(sideCount: lineCounts.count, expectedKeys: largest + largest / 16,
+                             entryCapacity: largest + min(others, largest / 8))
+        lastOccurrence = Array(repeating: [:], count: lineCounts.count)
+    }
+
+    /// The number of lines of `bytes` (from `begin`), as `TodoDocument` counts them.
+    static func lineCount(_ bytes: [UInt8], begin: Int) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, begin < buffer.count else { return 0 }
+            // Sixteen bytes a step, the line feeds counted as the bits of a mask.
+            let raw = UnsafeRawPointer(base)
+            let lineFeed = SIMD16<UInt8>(repeating: 0x0A)
+            var feeds = 0, index = begin
+            while index + 16 <= buffer.count {
+                feeds += ByteSearch.bitmask(raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self) .== lineFeed).nonzeroBitCount
+                index += 16
+            }
+            while index < buffer.count {
+                if base[index] == 0x0A { feeds += 1 }
+                index += 1
+            }
+            return feeds + (base[buffer.count - 1] == 0x0A ? 0 : 1)
+        }
+    }
+
+    /// Indexes `input` (whose `lineCount` is set, `lineCount(_:begin:)`) as input `side`: every line's key into the table, the layout facts into
+    /// `input`. Returns each line's entry (when `keepEntries`), or nil when the input is outside the
+    /// compact merge's reach (see the file's comment).
+    mutating func scan(_ input: inout CompactInput, side: Int, _ buffers: CompactBuffers, keepEntries: Bool) -> [UInt32]? {
+        guard input.bytes.count < Int(UInt32.max) else { return nil }
+        var entries: [UInt32] = []
+        if keepEntries { entries.reserveCapacity(input.lineCount) }
+        var lineCount = 0
+        var sawLF = false, sawCRLF = false, seenCompleted = false
+        var lastTerminator = LineTerminator.none
+        var hint = 0
+        var within = true
+        var occurrences = lastOccurrence[side]
+        let buffer = buffers[side]
+        if let base = buffer.baseAddress {
+            let count = buffer.count
+            var start = input.begin
+            while start < count {
+                let (contentEnd, next) = CompactInput.line(base, at: start, count: count)
+                lineCount += 1
+                let terminator = CompactInput.terminator(contentEnd: contentEnd, next: next)
+                if terminator == .lf { sawLF = true } else if terminator == .crlf { sawCRLF = true }
+                lastTerminator = terminator
+                if CompletedLine.isCompleted(base, lineStart: start, end: contentEnd) {
+                    seenCompleted = true
+                    input.hasCompletedTask = true
+                } else if seenCompleted {
+                    input.isPartitioned = false
+                }
+                let line = UnsafeBufferPointer(start: base + start, count: contentEnd - start)
+                // Most lines of OURS and THEIRS are BASE's, unchanged and in order: when the hint's
+                // line holds exactly these bytes, its entry is this line's key (equal bytes, equal
+                // key), found without the uid scan or a hash.
+                var uidEntry: Int?, firstOccurrence: Int?
+                if let known = index.entry(holding: line, hint: hint, buffers) {
+                    if index.isUIDEntry(known) { uidEntry = known } else { firstOccurrence = known }
+                } else if let uid = MergeSide.uidRange(of: line) {
+                    let value = UnsafeBufferPointer(rebasing: line[uid])
+                    guard ByteScanning.isASCII(value) else { within = false; break }
+                    let tag = CompactIndex.tag(MergeKeyTable.hashBytes(value, seed: 0x5555_AAAA_0F0F_F0F0), .uid)
+                    let found = index.find(tag: tag, hint: hint) { candidate in
+                        index.holdsUID(value, line: line, entry: candidate, buffers)
+                    }
+                    uidEntry = found.entry ?? index.insert(tag: tag, bucket: found.bucket)
+                } else {
+                    let tag = CompactIndex.tag(MergeKeyTable.hashBytes(line, seed: 0), .text)
+                    let found = index.find(tag: tag, hint: hint) { candidate in
+                        index.holdsBytes(line, entry: candidate, buffers)
+                    }
+                    firstOccurrence = found.entry ?? index.insert(tag: tag, bucket: found.bucket)
+                }
+                let entry: Int
+                if let uidEntry {
+                    // A uid on two lines of one input: the general merge's owner rules apply.
+                    guard index.slot(uidEntry, side) == CompactIndex.absent else { within = false; break }
+                    entry = uidEntry
+                } else if let first = firstOccurrence {
+                    if index.slot(first, side) == CompactIndex.absent {
+                        entry = first
+                    } else {
+                        // A later copy of these bytes in this input: the next entry of the chain.
+                        let key = UInt32(truncatingIfNeeded: first)
+                        entry = index.nextOccurrence(after: Int(occurrences[key] ?? key))
+                        occurrences[key] = UInt32(truncatingIfNeeded: entry)
+                    }
+                } else {
+                    preconditionFailure("CompactScanner: a line without a key")
+                }
+                index.setSlot(entry, side, start)
+                if keepEntries { entries.append(UInt32(truncatingIfNeeded: entry)) }
+                hint = entry + 1
+                start = next
+            }
+        }
+        guard within else { return nil }
+        lastOccurrence[side] = occurrences
+        input.lineCount = lineCount
+        input.dominantTerminator = sawLF || !sawCRLF ? .lf : .crlf
+        input.endsWithTerminator = lineCount > 0 && lastTerminator != .none
+        return entries
+    }
+
+    /// Byte equality, eight bytes at a time.
+    @inline(__always)
+    static func equalBytes(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard first.count == second.count else { return false }
+        guard let a = first.baseAddress, let b = second.baseAddress, a != b else { return true }
+        let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b)
+        var index = 0
+        while index + 8 <= first.count {
+            if rawA.loadUnaligned(fromByteOffset: index, as: UInt64.self) != rawB.loadUnaligned(fromByteOffset: index, as: UInt64.self) {
+                return false
+            }
+            index += 8
+        }
+        while index < first.count {
+            if a[index] != b[index] { return false }
+            index += 1
+        }
+        return true
+    }
+}

@@ -1,0 +1,175 @@
+/// The three-way merge on the compact index: `ThreeWayMerger`'s table (docs/sync.md section 1), row
+/// by row, on line offsets instead of documents, keys and units.
+struct CompactThreeWay {
+    static let baseSide = 0, oursSide = 1, theirsSide = 2
+
+    let buffers: CompactBuffers
+    let index: CompactIndex
+    var rules: ThreeWayRules
+    /// The inputs as arrays, for the slices the rules take (only on the rare rows that need them).
+    let arrays: [[UInt8]]
+
+    /// The merge, or nil when the inputs are outside the compact merge's reach (`CompactIndex`).
+    static func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8], options: ThreeWayOptions) -> MergeOutput? {
+        var inputs = [CompactInput(base), CompactInput(ours), CompactInput(theirs)]
+        for side in inputs.indices {
+            inputs[side].lineCount = CompactScanner.lineCount(inputs[side].bytes, begin: inputs[side].begin)
+        }
+        let arrays = [base, ours, theirs]
+        return CompactBuffers.with(arrays) { buffers -> MergeOutput? in
+            var scanner = CompactScanner(lineCounts: inputs.map(\.lineCount))
+            guard scanner.scan(&inputs[baseSide], side: baseSide, buffers, keepEntries: false) != nil,
+                  let oursEntries = scanner.scan(&inputs[oursSide], side: oursSide, buffers, keepEntries: true),
+                  let theirsEntries = scanner.scan(&inputs[theirsSide], side: theirsSide, buffers, keepEntries: true) else { return nil }
+            var merger = CompactThreeWay(buffers: buffers, index: scanner.index, rules: ThreeWayRules(options: options), arrays: arrays)
+            var extras: [CompactUnit] = []
+            let decisions = merger.decideOurs(inputs[oursSide], entries: oursEntries, extras: &extras)
+            let placements = merger.decideTheirs(inputs[theirsSide], entries: theirsEntries)
+            let assembly = CompactAssembly(buffers: buffers, first: inputs[oursSide], firstSide: oursSide, otherSide: theirsSide,
+                                           decisions: decisions, extras: extras, placements: placements)
+            let (oursInput, baseInput) = (inputs[oursSide], inputs[baseSide])
+            let sorted = oursInput.isPartitioned && (oursInput.hasCompletedTask || (baseInput.hasCompletedTask && baseInput.isPartitioned))
+            let (pieces, extraBytes) = assembly.pieces(layout: oursInput, fallback: inputs[theirsSide], sorted: sorted)
+            return MergeOutput(sources: arrays + [extraBytes], pieces: pieces, conflicts: merger.rules.conflicts,
+                               reports: merger.rules.reports)
+        }
+    }
+
+    /// The line at `offset` of `side` as a slice of its input.
+    func slice(_ side: Int, _ offset: Int) -> ArraySlice<UInt8> {
+        let content = buffers.content(side, at: offset)
+        return arrays[side][offset..<(offset + content.count)]
+    }
+
+    /// The uid of the line at `offset` of `side`, when the rules need it as a String.
+    func uid(_ side: Int, _ offset: Int) -> String? {
+        MergeSide.uid(of: buffers.content(side, at: offset))
+    }
+
+    /// Whether the line at `otherOffset` of `otherSide` holds exactly `line`.
+    @inline(__always)
+    func same(_ line: UnsafeBufferPointer<UInt8>, _ otherSide: Int, _ otherOffset: UInt32) -> Bool {
+        buffers.holds(otherSide, at: Int(otherOffset), line)
+    }
+
+    /// `ThreeWayMerger.decideOurs` for every line of OURS: a `CompactDecision` each.
+    mutating func decideOurs(_ ours: CompactInput, entries: [UInt32], extras: inout [CompactUnit]) -> [UInt32] {
+        var decisions = entries
+        let archived = !rules.options.archivedUIDs.isEmpty
+        let buffer = buffers[Self.oursSide]
+        guard let base = buffer.baseAddress else { return decisions }
+        var start = ours.begin
+        var line = 0
+        func extra(_ unit: CompactUnit) -> UInt32 {
+            extras.append(unit)
+            return CompactDecision.extra + UInt32(extras.count - 1)
+        }
+        while start < buffer.count {
+            let (contentEnd, next) = CompactInput.line(base, at: start, count: buffer.count)
+            let own = UnsafeBufferPointer(start: base + start, count: contentEnd - start)
+            let entry = Int(entries[line])
+            let baseOffset = index.slot(entry, Self.baseSide), theirsOffset = index.slot(entry, Self.theirsSide)
+            let hasUID = index.isUIDEntry(entry)
+            let terminator = CompactInput.terminator(contentEnd: contentEnd, next: next)
+            var decision = CompactDecision.kept
+            if baseOffset == CompactIndex.absent {
+                // – A –, – A A (once), – A B.
+                if theirsOffset == CompactIndex.absent {
+                    decision |= CompactDecision.onlyFirst
+                    if archived && hasUID && rules.isArchivedComingBack(uid: uid(Self.oursSide, start), slice(Self.oursSide, start)) {
+                        decision = CompactDecision.removed
+                    }
+                } else if !same(own, Self.theirsSide, theirsOffset) {
+                    decision |= CompactDecision.onlyFirst
+                    let mine = slice(Self.oursSide, start)
+                    if rules.options.isDoneFile && hasUID {
+                        rules.reports.append(MergeReport(kind: .archivedTwiceKeptOnce, uid: uid(Self.oursSide, start),
+                                                         text: lossyString(mine), fields: []))
+                    } else if hasUID {
+                        let unit = rules.conflictBlock(uid: uid(Self.oursSide, start), base: nil, ours: mine,
+                                                       theirs: slice(Self.theirsSide, Int(theirsOffset)), fields: [.line],
+                                                       terminator: terminator)
+                        decision = extra(.built(unit)) | CompactDecision.onlyFirst
+                    } else {
+                        rules.reports.append(MergeReport(kind: .duplicateUIDAdded, uid: nil, text: lossyString(mine), fields: []))
+                    }
+                }
+            } else if theirsOffset == CompactIndex.absent {
+                // X X – removed; X A – kept and reported, unless THEIRS archived it (stays archived).
+                if same(own, Self.baseSide, baseOffset) {
+                    decision = CompactDecision.removed
+                } else {
+                    let uid = hasUID ? uid(Self.oursSide, start) : nil
+                    let mine = slice(Self.oursSide, start)
+                    if rules.staysArchived(uid: uid, base: slice(Self.baseSide, Int(baseOffset)), edited: mine) {
+                        decision = CompactDecision.removed
+                    } else {
+                        rules.reports.append(MergeReport(kind: .keptEditedDeletedByThem, uid: uid, text: lossyString(mine), fields: []))
+                    }
+                }
+            } else if !same(own, Self.theirsSide, theirsOffset)
+                        && !same(buffers.content(Self.theirsSide, at: Int(theirsOffset)), Self.baseSide, baseOffset) {
+                if same(own, Self.baseSide, baseOffset) {
+                    decision = extra(.line(side: Self.theirsSide, offset: Int(theirsOffset), terminator: terminator))
+                } else {
+                    let unit = rules.fieldMerge(uid: hasUID ? uid(Self.oursSide, start) : nil,
+                                                base: slice(Self.baseSide, Int(baseOffset)), ours: slice(Self.oursSide, start),
+                                                theirs: slice(Self.theirsSide, Int(theirsOffset)), terminator: terminator)
+                    decision = extra(.built(unit))
+                }
+            }
+            decisions[line] = decision
+            start = next
+            line += 1
+        }
+        return decisions
+    }
+
+    /// `ThreeWayMerger.decideTheirs` for every line of THEIRS: the lines placed, with their anchors.
+    mutating func decideTheirs(_ theirs: CompactInput, entries: [UInt32]) -> [CompactPlacement] {
+        var placements: [CompactPlacement] = []
+        var anchor = CompactIndex.absent
+        let archived = !rules.options.archivedUIDs.isEmpty
+        let buffer = buffers[Self.theirsSide]
+        guard let base = buffer.baseAddress else { return placements }
+        var start = theirs.begin
+        var line = 0
+        while start < buffer.count {
+            let (contentEnd, next) = CompactInput.line(base, at: start, count: buffer.count)
+            defer {
+                start = next
+                line += 1
+            }
+            let own = UnsafeBufferPointer(start: base + start, count: contentEnd - start)
+            let entry = Int(entries[line])
+            let baseOffset = index.slot(entry, Self.baseSide), oursOffset = index.slot(entry, Self.oursSide)
+            let hasUID = index.isUIDEntry(entry)
+            let place = CompactPlacement(anchor: anchor, offset: UInt32(truncatingIfNeeded: start))
+            if oursOffset != CompactIndex.absent {
+                // Every key both sides hold is in the result; – A B keeps THEIRS' version too, except
+                // for a uid both hold (one unit: kept once in a done file, a conflict block otherwise).
+                if baseOffset == CompactIndex.absent && !hasUID && !same(own, Self.oursSide, oursOffset) {
+                    placements.append(place)
+                } else {
+                    anchor = oursOffset
+                }
+                continue
+            }
+            if baseOffset == CompactIndex.absent {
+                // – – A: new in THEIRS, unless an open task whose uid is archived comes back.
+                if archived && hasUID && rules.isArchivedComingBack(uid: uid(Self.theirsSide, start), slice(Self.theirsSide, start)) {
+                    continue
+                }
+                placements.append(place)
+                continue
+            }
+            if same(own, Self.baseSide, baseOffset) { continue }
+            let uid = hasUID ? uid(Self.theirsSide, start) : nil
+            let other = slice(Self.theirsSide, start)
+            if rules.staysArchived(uid: uid, base: slice(Self.baseSide, Int(baseOffset)), edited: other) { continue }
+            rules.reports.append(MergeReport(kind: .keptEditedDeletedByUs, uid: uid, text: lossyString(other), fields: []))
+            placements.append(place)
+        }
+        return placements
+    }
+}

@@ -1,0 +1,124 @@
+/// The two-way merge on the compact index: `TwoWayMerger` (docs/sync.md section 2), line by line,
+/// on line offsets instead of documents, keys and units.
+struct CompactTwoWay {
+    static let fileSide = 0, copySide = 1
+
+    let buffers: CompactBuffers
+    let index: CompactIndex
+    let doneUIDs: Set<String>
+    var rules = TwoWayRules()
+    let arrays: [[UInt8]]
+    let inputs: [CompactInput]
+
+    /// The merge, or nil when the inputs are outside the compact merge's reach (`CompactIndex`).
+    static func merge(file: [UInt8], copy: [UInt8], doneUIDs: Set<String>) -> MergeOutput? {
+        var inputs = [CompactInput(file), CompactInput(copy)]
+        for side in inputs.indices {
+            inputs[side].lineCount = CompactScanner.lineCount(inputs[side].bytes, begin: inputs[side].begin)
+        }
+        let arrays = [file, copy]
+        return CompactBuffers.with(arrays) { buffers -> MergeOutput? in
+            var scanner = CompactScanner(lineCounts: inputs.map(\.lineCount))
+            guard let fileEntries = scanner.scan(&inputs[fileSide], side: fileSide, buffers, keepEntries: true),
+                  let copyEntries = scanner.scan(&inputs[copySide], side: copySide, buffers, keepEntries: true) else { return nil }
+            var merger = CompactTwoWay(buffers: buffers, index: scanner.index, doneUIDs: doneUIDs, arrays: arrays, inputs: inputs)
+            var extras: [CompactUnit] = []
+            let decisions = merger.decideFile(entries: fileEntries, extras: &extras)
+            let placements = merger.decideCopy(entries: copyEntries)
+            let assembly = CompactAssembly(buffers: buffers, first: inputs[fileSide], firstSide: fileSide, otherSide: copySide,
+                                           decisions: decisions, extras: extras, placements: placements)
+            let fileInput = inputs[fileSide]
+            let sorted = fileInput.isPartitioned && fileInput.hasCompletedTask
+            let (pieces, extraBytes) = assembly.pieces(layout: fileInput, fallback: inputs[copySide], sorted: sorted)
+            return MergeOutput(sources: arrays + [extraBytes], pieces: pieces, conflicts: [], reports: merger.rules.reports)
+        }
+    }
+
+    /// The line at `offset` of `side` as a slice of its input.
+    func slice(_ side: Int, _ offset: Int) -> ArraySlice<UInt8> {
+        arrays[side][offset..<(offset + buffers.content(side, at: offset).count)]
+    }
+
+    /// Every line of both inputs, by content, among those that pass `include` (`TwoWayMerger.countLines`).
+    static func countLines(_ buffers: CompactBuffers, _ arrays: [[UInt8]], _ inputs: [CompactInput],
+                           where include: (UnsafeBufferPointer<UInt8>) -> Bool) -> [ArraySlice<UInt8>: Int] {
+        var counts: [ArraySlice<UInt8>: Int] = [:]
+        for side in [fileSide, copySide] {
+            let buffer = buffers[side]
+            guard let base = buffer.baseAddress else { continue }
+            var start = inputs[side].begin
+            while start < buffer.count {
+                let (contentEnd, next) = CompactInput.line(base, at: start, count: buffer.count)
+                if include(UnsafeBufferPointer(start: base + start, count: contentEnd - start)) {
+                    counts[arrays[side][start..<contentEnd], default: 0] += 1
+                }
+                start = next
+            }
+        }
+        return counts
+    }
+
+    /// `TwoWayMerger.run`'s loop over the file's lines: a `CompactDecision` each.
+    mutating func decideFile(entries: [UInt32], extras: inout [CompactUnit]) -> [UInt32] {
+        var decisions = entries
+        let buffer = buffers[Self.fileSide]
+        guard let base = buffer.baseAddress else { return decisions }
+        let (buffers, arrays, inputs) = (self.buffers, self.arrays, self.inputs)
+        let counter = { (include: (UnsafeBufferPointer<UInt8>) -> Bool) in CompactTwoWay.countLines(buffers, arrays, inputs, where: include) }
+        var start = inputs[Self.fileSide].begin
+        var line = 0
+        while start < buffer.count {
+            let (contentEnd, next) = CompactInput.line(base, at: start, count: buffer.count)
+            let entry = Int(entries[line])
+            let copyOffset = index.slot(entry, Self.copySide)
+            var decision = CompactDecision.kept
+            if copyOffset == CompactIndex.absent {
+                decision |= CompactDecision.onlyFirst
+            } else if !buffers.holds(Self.copySide, at: Int(copyOffset), UnsafeBufferPointer(start: base + start, count: contentEnd - start)) {
+                let uid = index.isUIDEntry(entry) ? MergeSide.uid(of: buffers.content(Self.fileSide, at: start)) : nil
+                let unit = rules.merge(uid: uid, file: slice(Self.fileSide, start), copy: slice(Self.copySide, Int(copyOffset)),
+                                       terminator: CompactInput.terminator(contentEnd: contentEnd, next: next), countLines: counter)
+                extras.append(.built(unit))
+                decision = CompactDecision.extra + UInt32(extras.count - 1)
+            }
+            decisions[line] = decision
+            start = next
+            line += 1
+        }
+        return decisions
+    }
+
+    /// `TwoWayMerger.run`'s loop over the copy's lines: the lines placed, with their anchors.
+    mutating func decideCopy(entries: [UInt32]) -> [CompactPlacement] {
+        var placements: [CompactPlacement] = []
+        var anchor = CompactIndex.absent
+        let buffer = buffers[Self.copySide]
+        guard let base = buffer.baseAddress else { return placements }
+        var start = inputs[Self.copySide].begin
+        var line = 0
+        while start < buffer.count {
+            let next = CompactInput.line(base, at: start, count: buffer.count).next
+            defer {
+                start = next
+                line += 1
+            }
+            let entry = Int(entries[line])
+            let fileOffset = index.slot(entry, Self.fileSide)
+            if fileOffset != CompactIndex.absent {
+                anchor = fileOffset
+                continue
+            }
+            let other = slice(Self.copySide, start)
+            let item = TodoItem(other)
+            if index.isUIDEntry(entry), let uid = MergeSide.uid(of: buffers.content(Self.copySide, at: start)), doneUIDs.contains(uid) {
+                rules.reports.append(MergeReport(kind: .notResurrected, uid: uid, text: lossyString(other), fields: []))
+                continue
+            }
+            if item.isTask {
+                rules.reports.append(MergeReport(kind: .addedFromCopy, uid: item.uid, text: lossyString(other), fields: []))
+            }
+            placements.append(CompactPlacement(anchor: anchor, offset: UInt32(truncatingIfNeeded: start)))
+        }
+        return placements
+    }
+}

@@ -1,0 +1,155 @@
+import Testing
+import TodoTestSupport
+@testable import TodoTxt
+
+/// The compact merge (`CompactThreeWay`, `CompactTwoWay`) against the general one on random inputs:
+/// the same bytes, conflicts and reports, round after round. The inputs mix what the compact merge
+/// must get exactly right: uid and text lines, repeated text and blank lines, CR LF and LF, a
+/// missing final newline, a byte order mark, sorted and unsorted files, archived uids and done
+/// files; and, now and then, what it must hand back to the general merge (a uid on two lines, a
+/// non-ASCII uid).
+///
+/// `TODO_PROPERTY_SEED` fixes the seed (printed), `TODO_PROPERTY_COUNT` the rounds.
+@Suite struct MergeCompactPropertyTests {
+    static let words = ["call", "mom", "buy", "milk", "+home", "@phone", "due:2026-12-01", "due:2027-01-02", "pri:B", "x", "fix",
+                        "t:2026-11-11", "+work", "conflict:copy", "bike", "é"]
+
+    /// A random task or other line; `uid` its uid, if any.
+    static func line(uid: String?, _ random: inout SplitMix64) -> [UInt8] {
+        var text = ""
+        switch random.next() % 12 {
+        case 0: return []
+        case 1: text = "x 2026-11-0\(random.next() % 9 + 1) "
+        case 2: text = "(\(["A", "B", "C"][Int(random.next() % 3)])) "
+        case 3: text = "2026-10-1\(random.next() % 9) "
+        default: break
+        }
+        for _ in 0..<(1 + random.next() % 4) { text += words[Int(random.next() % UInt64(words.count))] + " " }
+        if let uid { text += random.next() % 8 == 0 ? "uuid:\(uid)" : "uid:\(uid)" }
+        if random.next() % 20 == 0 { text += "\r" }
+        return Array(text.utf8)
+    }
+
+    /// A random file of uid lines, text lines and blank lines.
+    static func file(_ random: inout SplitMix64, uids: inout Int) -> [[UInt8]] {
+        var lines: [[UInt8]] = [], texts: [[UInt8]] = []
+        for _ in 0..<(random.next() % 14) {
+            if random.next() % 3 == 0 {
+                // Repeated text and blank lines: the k-th copy matches the k-th copy.
+                let text = random.next() % 3 == 0 && !texts.isEmpty ? texts[Int(random.next() % UInt64(texts.count))] : line(uid: nil, &random)
+                texts.append(text)
+                lines.append(text)
+            } else {
+                uids += 1
+                lines.append(line(uid: "u\(uids)", &random))
+            }
+        }
+        if random.next() % 3 == 0 {
+            lines = lines.filter { !CompletedLine.isCompleted($0[...]) } + lines.filter { CompletedLine.isCompleted($0[...]) }
+        }
+        return lines
+    }
+
+    /// `lines` edited at random: lines removed, changed (same uid kept), added, moved.
+    static func edit(_ lines: [[UInt8]], _ random: inout SplitMix64, uids: inout Int) -> [[UInt8]] {
+        var result: [[UInt8]] = []
+        for line in lines {
+            switch random.next() % 10 {
+            case 0: continue
+            case 1, 2:
+                let uid = line.withUnsafeBufferPointer { MergeSide.uid(of: $0) }
+                result.append(Self.line(uid: uid, &random))
+            case 3:
+                result.append(line)
+                uids += 1
+                result.append(Self.line(uid: random.next() % 2 == 0 ? "u\(uids)" : nil, &random))
+            default: result.append(line)
+            }
+        }
+        if result.count > 1 && random.next() % 6 == 0 { result.swapAt(0, result.count - 1) }
+        // Now and then what only the general merge handles: a uid twice, a non-ASCII uid.
+        if random.next() % 15 == 0, let copy = result.first { result.append(copy + Array(" again".utf8)) }
+        if random.next() % 25 == 0 { result.append(Array("caf uid:café".utf8)) }
+        return result
+    }
+
+    /// The lines as a file: LF or CR LF (or mixed), a missing final newline, a BOM.
+    static func bytes(_ lines: [[UInt8]], _ random: inout SplitMix64) -> [UInt8] {
+        var bytes: [UInt8] = random.next() % 10 == 0 ? [0xEF, 0xBB, 0xBF] : []
+        let style = random.next() % 4
+        for (index, line) in lines.enumerated() {
+            bytes += line
+            if index == lines.count - 1 && random.next() % 4 == 0 { break }
+            bytes += style == 0 || (style == 1 && random.next() % 2 == 0) ? [0x0D, 0x0A] : [0x0A]
+        }
+        return bytes
+    }
+
+    static func describe(_ output: MergeOutput) -> String {
+        "\(String(decoding: output.rendered(), as: UTF8.self).debugDescription)\n\(output.reports)\n\(output.conflicts)"
+    }
+
+    @Test func compactThreeWayEqualsTheGeneralMerge() {
+        let settings = PropertySettings(defaultCount: 3000)
+        var random = SplitMix64(seed: settings.seed)
+        var compactRounds = 0
+        for round in 0..<settings.count {
+            var uids = 0
+            let baseLines = Self.file(&random, uids: &uids)
+            let base = Self.bytes(baseLines, &random)
+            let ours = Self.bytes(Self.edit(baseLines, &random, uids: &uids), &random)
+            let theirs = Self.bytes(Self.edit(baseLines, &random, uids: &uids), &random)
+            var options = ThreeWayOptions(markerSize: 7, isDoneFile: random.next() % 5 == 0)
+            if random.next() % 3 == 0 { options.archivedUIDs = Set((0...uids).filter { _ in random.next() % 3 == 0 }.map { "u\($0)" }) }
+            guard let compact = CompactThreeWay.merge(base: base, ours: ours, theirs: theirs, options: options) else { continue }
+            compactRounds += 1
+            let general = TodoMerge.generalThreeWay(base: base, ours: ours, theirs: theirs, options: options)
+            let same = compact.rendered() == general.rendered() && compact.reports == general.reports
+                && compact.conflicts == general.conflicts
+            #expect(same, """
+                seed \(settings.seed), round \(round)
+                base \(String(decoding: base, as: UTF8.self).debugDescription)
+                ours \(String(decoding: ours, as: UTF8.self).debugDescription)
+                theirs \(String(decoding: theirs, as: UTF8.self).debugDescription)
+                compact \(Self.describe(compact))
+                general \(Self.describe(general))
+                """)
+            if !same { return }
+        }
+        #expect(compactRounds > settings.count / 2, "seed \(settings.seed): the compact merge ran in only \(compactRounds) rounds")
+    }
+
+    @Test func compactTwoWayEqualsTheGeneralMerge() {
+        let settings = PropertySettings(defaultCount: 3000)
+        var random = SplitMix64(seed: settings.seed)
+        var compactRounds = 0
+        for round in 0..<settings.count {
+            var uids = 0
+            let shared = Self.file(&random, uids: &uids)
+            let file = Self.bytes(Self.edit(shared, &random, uids: &uids), &random)
+            let copy = Self.bytes(Self.edit(shared, &random, uids: &uids), &random)
+            let done = Set((0...uids).filter { _ in random.next() % 4 == 0 }.map { "u\($0)" })
+            guard let compact = CompactTwoWay.merge(file: file, copy: copy, doneUIDs: done) else { continue }
+            compactRounds += 1
+            let general = TodoMerge.generalTwoWay(file: file, copy: copy, doneUIDs: done)
+            let same = compact.rendered() == general.rendered() && compact.reports == general.reports
+            #expect(same, """
+                seed \(settings.seed), round \(round)
+                file \(String(decoding: file, as: UTF8.self).debugDescription)
+                copy \(String(decoding: copy, as: UTF8.self).debugDescription)
+                compact \(Self.describe(compact))
+                general \(Self.describe(general))
+                """)
+            if !same { return }
+        }
+        #expect(compactRounds > settings.count / 2, "seed \(settings.seed): the compact merge ran in only \(compactRounds) rounds")
+    }
+
+    @Test func inputsOutsideTheCompactMergeAreHandedBack() {
+        let twice = Array("a uid:k1\nb uid:k1\n".utf8), accented = Array("a uid:café\n".utf8), plain = Array("a uid:k1\n".utf8)
+        #expect(CompactThreeWay.merge(base: plain, ours: twice, theirs: plain, options: ThreeWayOptions()) == nil)
+        #expect(CompactThreeWay.merge(base: plain, ours: accented, theirs: plain, options: ThreeWayOptions()) == nil)
+        #expect(CompactTwoWay.merge(file: twice, copy: plain, doneUIDs: []) == nil)
+        #expect(CompactTwoWay.merge(file: plain, copy: Array("b uid:k1\n".utf8), doneUIDs: []) != nil)
+    }
+}
