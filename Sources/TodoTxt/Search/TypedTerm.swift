@@ -1,0 +1,287 @@
+/// A typed search term of the `todo` name's listings (docs/todo-command.md, "Typed terms"): a test of
+/// a task's dates or priority rather than of its text.
+///
+/// ```
+/// due:<=today   due:<1w   completed:>=-7d   t:>today   created:2026-12-01
+/// due:none   due:any   pri:A   pri:A-C   pri:none   pri:any
+/// due:<=today|pri:A        (either)
+/// ```
+///
+/// The grammar of one alternative: a key (`due:`, `t:`, `created:`, `completed:`, lower case as in
+/// the file) followed by `none`, `any`, or an optional comparison (`<`, `<=`, `>`, `>=`, `=`; none
+/// means `=`) and a `DateExpression`; or `pri:` followed by `none`, `any`, a letter or a range of
+/// letters (`A-C`, any case; `C-A` is the same range). Alternatives joined by `|` in one word match
+/// when any of them does. A word that is not exactly this grammar is not a typed term (it keeps its
+/// meaning as text or regex); `invalidity(of:)` names the words that look typed but cannot be.
+///
+/// Rules (each a decision, written down in docs/todo-command.md):
+/// - A task without the field, or whose `due:`/`t:` value is not a valid date (`due:tomorow`), never
+///   matches a comparison; `any` means a valid date is there, `none` that none is (`due:none` is
+///   exactly `-due:any`).
+/// - The priority of a task is its `(A)` header; a completed task without one has the priority it
+///   kept as `pri:A` when it was done.
+/// - `KEY:YYYY-MM-DD` without an operator also matches the lines holding that word as text (as a
+///   plain term would), so `due:2026-12-01` still finds the text `due:2026-12-01`.
+/// - Relative dates resolve against `today`, a parameter: the library has no clock.
+///
+/// Matching reads the task's bytes: no `String` is made, and a line that does not hold the key's
+/// bytes (`due:`) is decided without parsing it.
+public struct TypedTerm: Sendable, Hashable {
+    /// The dates a term can compare.
+    public enum DateField: String, Sendable, Hashable, CaseIterable {
+        /// The first `due:` tag's value.
+        case due
+        /// The first `t:` tag's value.
+        case threshold = "t"
+        /// The creation date of the header.
+        case created
+        /// The completion date of the header.
+        case completed
+    }
+
+    /// How a field's date is compared with the term's.
+    public enum Comparison: String, Sendable, Hashable, CaseIterable {
+        case less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">=", equal = "="
+
+        func holds(_ value: TodoDate, _ bound: TodoDate) -> Bool {
+            switch self {
+            case .less: return value < bound
+            case .lessOrEqual: return value <= bound
+            case .greater: return value > bound
+            case .greaterOrEqual: return value >= bound
+            case .equal: return value == bound
+            }
+        }
+    }
+
+    /// One alternative of a term.
+    public enum Test: Sendable, Hashable {
+        /// The field's date compared with the expression's, resolved against today. `alsoText`:
+        /// written without an operator as an absolute date, so the word as plain text matches too.
+        case date(DateField, Comparison, DateExpression, alsoText: Bool)
+        /// `any` (true) or `none` (false): whether the field holds a valid date.
+        case hasDate(DateField, Bool)
+        /// `pri:A`, `pri:A-C`: the priority's letter is in the range.
+        case priority(ClosedRange<UInt8>)
+        /// `pri:any` (true) or `pri:none` (false).
+        case hasPriority(Bool)
+    }
+
+    /// The alternatives, in the order written; the term matches when one of them does.
+    public let alternatives: [Test]
+    /// The folded text of each `alsoText` alternative (`due:2026-12-01`), by position.
+    let texts: [[UInt8]?]
+
+    /// Parses one word; nil when it is not a typed term (then it is text or a regex).
+    ///
+    /// `TypedTerm("due:<=today")` is a term; `TypedTerm("due:soon")` and `TypedTerm("garden")` are nil.
+    public init?<S: StringProtocol>(_ word: S) {
+        guard case .typed(let term) = TypedTerm.parse(Array(word.utf8)) else { return nil }
+        self = term
+    }
+
+    init(alternatives: [Test], texts: [[UInt8]?]) {
+        self.alternatives = alternatives
+        self.texts = texts
+    }
+
+    /// Why `word` cannot be read although it starts like a typed term with an operator
+    /// (`due:<tomorow`: its value is no date), for a usage error; nil when `word` is a typed term or
+    /// plain text. The reason names the value and, when one is close, the keyword meant.
+    public static func invalidity<S: StringProtocol>(of word: S) -> String? {
+        if case .invalid(let reason) = parse(Array(word.utf8)) { return reason }
+        return nil
+    }
+
+    /// Whether the task `content` (one line's bytes, without its terminator) matches on `today`.
+    ///
+    /// `TypedTerm("due:<=today")!.matches(Array("pay rent due:2026-11-30".utf8)[...], today: d)` is
+    /// true when `d` is 2026-11-30 or later.
+    public func matches(_ content: ArraySlice<UInt8>, today: TodoDate) -> Bool {
+        var fields = QueryFields.Lazy(content)
+        for (position, test) in alternatives.enumerated() {
+            if fields.passes(test, today: today) { return true }
+            if let text = texts[position], TextFolding.contains(TextFolding.folded(content), text) { return true }
+        }
+        return false
+    }
+
+    // MARK: Parsing
+
+    enum Parsed {
+        case typed(TypedTerm)
+        case text
+        case invalid(String)
+    }
+
+    static func parse(_ word: [UInt8]) -> Parsed {
+        let parts = word.split(separator: 0x7C, omittingEmptySubsequences: false)
+        var tests: [Test] = []
+        var texts: [[UInt8]?] = []
+        var sawText = false
+        for part in parts {
+            switch parseAlternative(part) {
+            case .invalid(let reason): return .invalid(reason)
+            case .text: sawText = true
+            case .test(let test):
+                tests.append(test)
+                if case .date(_, _, _, alsoText: true) = test { texts.append(TextFolding.folded(part)) } else { texts.append(nil) }
+            }
+        }
+        return sawText ? .text : .typed(TypedTerm(alternatives: tests, texts: texts))
+    }
+
+    enum Alternative {
+        case test(Test)
+        case text
+        case invalid(String)
+    }
+
+    static func parseAlternative(_ part: ArraySlice<UInt8>) -> Alternative {
+        guard let colon = part.firstIndex(of: 0x3A) else { return .text }
+        let key = String(decoding: part[..<colon], as: UTF8.self)
+        let value = part[(colon + 1)...]
+        let lowered = value.map(ASCIIKeyword.lowercase)
+        if key == "pri" { return parsePriority(lowered) }
+        guard let field = DateField(rawValue: key), !value.isEmpty else { return .text }
+        if lowered.elementsEqual("any".utf8) { return .test(.hasDate(field, true)) }
+        if lowered.elementsEqual("none".utf8) { return .test(.hasDate(field, false)) }
+        var comparison = Comparison.equal
+        var operand = value
+        var explicit = false
+        for candidate in [Comparison.lessOrEqual, .greaterOrEqual, .less, .greater, .equal]
+            where value.starts(with: candidate.rawValue.utf8) {
+            comparison = candidate
+            operand = value.dropFirst(candidate.rawValue.utf8.count)
+            explicit = true
+            break
+        }
+        let operandText = String(decoding: operand, as: UTF8.self)
+        guard let expression = DateExpression(operandText) else {
+            guard explicit else { return .text }
+            let hint = DateExpression.suggestion(for: operandText).map { " (did you mean '\($0)'?)" } ?? ""
+            return .invalid(operand.isEmpty ? "no date after the comparison" : "'\(operandText)' is not a date\(hint)")
+        }
+        let alsoText = !explicit && !expression.isRelative
+        return .test(.date(field, comparison, expression, alsoText: alsoText))
+    }
+
+    static func parsePriority(_ lowered: [UInt8]) -> Alternative {
+        if lowered.elementsEqual("any".utf8) { return .test(.hasPriority(true)) }
+        if lowered.elementsEqual("none".utf8) { return .test(.hasPriority(false)) }
+        func letter(_ byte: UInt8) -> UInt8? { byte &- 0x61 < 26 ? byte - 0x20 : nil }
+        if lowered.count == 1, let only = letter(lowered[0]) { return .test(.priority(only...only)) }
+        if lowered.count == 3, lowered[1] == 0x2D, let low = letter(lowered[0]), let high = letter(lowered[2]) {
+            return .test(.priority(min(low, high)...max(low, high)))
+        }
+        return .text
+    }
+}
+
+/// The values typed terms test, read from a task's bytes (docs/todo-command.md, "Typed terms"):
+/// the header's priority and dates, the first `due:`, `t:` and `pri:` tags.
+public struct QueryFields: Sendable, Equatable {
+    /// The `(A)` header, else for a completed task the `pri:` tag it kept.
+    public var priority: Priority?
+    public var created: TodoDate?
+    public var completed: TodoDate?
+    /// The first `due:` tag's value when it is a valid date.
+    public var due: TodoDate?
+    /// The first `t:` tag's value when it is a valid date.
+    public var threshold: TodoDate?
+
+    /// Reads every field of `content`, one line's bytes.
+    public init(_ content: ArraySlice<UInt8>) {
+        self.init(TodoItem(content))
+    }
+
+    /// Reads every field of `item`.
+    public init(_ item: TodoItem) {
+        var kept: Priority?, due: TodoDate?, threshold: TodoDate?
+        var foundDue = false, foundThreshold = false, foundKept = false
+        let content = item.content
+        item.scanFields { field in
+            guard field.kind == .tag else { return }
+            let name = content[(content.startIndex + field.nameRange.lowerBound)..<(content.startIndex + field.nameRange.upperBound)]
+            let value = content[(content.startIndex + field.valueRange.lowerBound)..<(content.startIndex + field.valueRange.upperBound)]
+            if !foundDue, name.elementsEqual(QueryFields.dueKey) {
+                foundDue = true
+                due = TodoDate(bytes: value)
+            } else if !foundThreshold, name.count == 1, name.first == 0x74 {
+                foundThreshold = true
+                threshold = TodoDate(bytes: value)
+            } else if !foundKept, name.elementsEqual(QueryFields.priKey) {
+                foundKept = true
+                kept = value.count == 1 ? value.first.flatMap(Priority.init(letter:)) : nil
+            }
+        }
+        self.due = due
+        self.threshold = threshold
+        created = item.creationDate
+        completed = item.completionDate
+        priority = item.priority ?? (item.isCompleted ? kept : nil)
+    }
+
+    /// The date of `field`.
+    public func date(_ field: TypedTerm.DateField) -> TodoDate? {
+        switch field {
+        case .due: return due
+        case .threshold: return threshold
+        case .created: return created
+        case .completed: return completed
+        }
+    }
+
+    static let dueKey = Array("due".utf8)
+    static let priKey = Array("pri".utf8)
+
+    /// The fields of one line, read only when a test needs them: a line without the bytes `due:`
+    /// has no due date, whatever else it holds, and is not parsed for it.
+    struct Lazy {
+        let content: ArraySlice<UInt8>
+        private var read: QueryFields?
+
+        init(_ content: ArraySlice<UInt8>) { self.content = content }
+
+        mutating func passes(_ test: TypedTerm.Test, today: TodoDate) -> Bool {
+            switch test {
+            case .date(let field, let comparison, let expression, _):
+                guard let bound = expression.resolve(today: today), let value = date(field) else { return false }
+                return comparison.holds(value, bound)
+            case .hasDate(let field, let wanted): return (date(field) != nil) == wanted
+            case .priority(let range): return all.priority.map { range.contains($0.letter) } ?? false
+            case .hasPriority(let wanted): return (all.priority != nil) == wanted
+            }
+        }
+
+        mutating func date(_ field: TypedTerm.DateField) -> TodoDate? {
+            if read == nil {
+                let needle: [UInt8]? = field == .due ? Self.dueNeedle : (field == .threshold ? Self.thresholdNeedle : nil)
+                if let needle, !Self.holds(content, needle) { return nil }
+            }
+            return all.date(field)
+        }
+
+        var all: QueryFields {
+            mutating get {
+                if let read { return read }
+                let fields = QueryFields(content)
+                read = fields
+                return fields
+            }
+        }
+
+        static let dueNeedle = Array("due:".utf8)
+        static let thresholdNeedle = Array("t:".utf8)
+
+        /// Whether `needle` occurs in `content` (a vector search).
+        static func holds(_ content: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
+            content.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return false }
+                return needle.withUnsafeBufferPointer { pattern in
+                    ByteSearch.firstIndex(of: pattern, in: base, from: 0, to: buffer.count) < buffer.count
+                }
+            }
+        }
+    }
+}
