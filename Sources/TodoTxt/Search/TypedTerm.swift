@@ -197,13 +197,40 @@ public struct QueryFields: Sendable, Equatable {
 
     /// Reads every field of `item`.
     public init(_ item: TodoItem) {
-        var kept: Priority?, due: TodoDate?, threshold: TodoDate?
+        var reader = TagReader(content: item.content)
+        item.scanFields { reader.visit($0) }
+        self.init(item, reader)
+    }
+
+    /// Reads every field of `item` from its body's fields already scanned (`TodoItem.scanFields`,
+    /// in order): the export's byte path, which has them at hand.
+    init(_ item: TodoItem, scanned fields: [BodyFieldRange]) {
+        var reader = TagReader(content: item.content)
+        for field in fields { reader.visit(field) }
+        self.init(item, reader)
+    }
+
+    private init(_ item: TodoItem, _ reader: TagReader) {
+        due = reader.due
+        threshold = reader.threshold
+        created = item.creationDate
+        completed = item.completionDate
+        priority = item.priority ?? (item.isCompleted ? reader.kept : nil)
+    }
+
+    /// The first `due:`, `t:` and `pri:` tags of a body, fed its fields in order.
+    private struct TagReader {
+        let content: ArraySlice<UInt8>
+        var due: TodoDate?, threshold: TodoDate?, kept: Priority?
         var foundDue = false, foundThreshold = false, foundKept = false
-        let content = item.content
-        item.scanFields { field in
+
+        init(content: ArraySlice<UInt8>) { self.content = content }
+
+        mutating func visit(_ field: BodyFieldRange) {
             guard field.kind == .tag else { return }
-            let name = content[(content.startIndex + field.nameRange.lowerBound)..<(content.startIndex + field.nameRange.upperBound)]
-            let value = content[(content.startIndex + field.valueRange.lowerBound)..<(content.startIndex + field.valueRange.upperBound)]
+            let start = content.startIndex
+            let name = content[(start + field.nameRange.lowerBound)..<(start + field.nameRange.upperBound)]
+            let value = content[(start + field.valueRange.lowerBound)..<(start + field.valueRange.upperBound)]
             if !foundDue, name.elementsEqual(QueryFields.dueKey) {
                 foundDue = true
                 due = TodoDate(bytes: value)
@@ -215,11 +242,6 @@ public struct QueryFields: Sendable, Equatable {
                 kept = value.count == 1 ? value.first.flatMap(Priority.init(letter:)) : nil
             }
         }
-        self.due = due
-        self.threshold = threshold
-        created = item.creationDate
-        completed = item.completionDate
-        priority = item.priority ?? (item.isCompleted ? kept : nil)
     }
 
     /// The date of `field`.
