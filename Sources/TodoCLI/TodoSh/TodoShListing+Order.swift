@@ -7,16 +7,15 @@ extension TodoShListing {
     /// `--sort KEYS`.
     static let sortOption = ActionOption.valued(
         "--sort", value: "KEYS", values: ListingSortKey.Field.allCases.map(\.rawValue),
-        meaning: "order the tasks shown by KEYS, comma-separated ("
-            + ListingSortKey.Field.allCases.map(\.rawValue).joined(separator: ", ") + ");",
-        "-KEY reverses one; tasks without a key come last; each keeps its line number.")
+        meaning: "order the tasks shown by KEYS, comma-separated, from due, priority,",
+        "created, completed, threshold, project, context, text, line; -KEY reverses",
+        "one; tasks without a key come last; each keeps its line number.")
 
     /// `--group FIELD`.
     static let groupOption = ActionOption.valued(
         "--group", value: "FIELD", values: ListingGroup.allCases.map(\.rawValue),
-        meaning: "a heading per " + ListingGroup.allCases.map(\.rawValue).joined(separator: ", ")
-            + " value with its tasks under it; a task in several",
-        "projects (contexts) is under each, tasks without one under a last heading.")
+        meaning: "a heading per project, context, priority or due date, its tasks under",
+        "it (a task in several projects under each; tasks without one last).")
 
     /// The options every listing of tasks declares.
     static let orderOptions = [sortOption, groupOption]
