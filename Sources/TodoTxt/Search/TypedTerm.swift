@@ -11,8 +11,9 @@
 /// the file) followed by `none`, `any`, or an optional comparison (`<`, `<=`, `>`, `>=`, `=`; none
 /// means `=`) and a `DateExpression`; or `pri:` followed by `none`, `any`, a letter or a range of
 /// letters (`A-C`, any case; `C-A` is the same range). Alternatives joined by `|` in one word match
-/// when any of them does. A word that is not exactly this grammar is not a typed term (it keeps its
-/// meaning as text or regex); `invalidity(of:)` names the words that look typed but cannot be.
+/// when any of them does. A word that is not exactly this grammar, or holds a regex metacharacter
+/// (`TermFilter.metacharacters`), is not a typed term (it keeps its meaning as text or regex);
+/// `invalidity(of:)` names the words that look typed but cannot be.
 ///
 /// Rules (each a decision, written down in docs/todo-command.md):
 /// - A task without the field, or whose `due:`/`t:` value is not a valid date (`due:tomorow`), never
@@ -115,6 +116,8 @@ public struct TypedTerm: Sendable, Hashable {
     }
 
     static func parse(_ word: [UInt8]) -> Parsed {
+        // A regex metacharacter makes the word grep's (`due:<x\|y` is a BRE alternation), never typed.
+        if word.contains(where: { TermFilter.metacharacters.contains($0) }) { return .text }
         let parts = word.split(separator: 0x7C, omittingEmptySubsequences: false)
         var tests: [Test] = []
         var texts: [[UInt8]?] = []
@@ -257,11 +260,16 @@ public struct QueryFields: Sendable, Equatable {
     static let dueKey = Array("due".utf8)
     static let priKey = Array("pri".utf8)
 
-    /// The fields of one line, read only when a test needs them: a line without the bytes `due:`
-    /// has no due date, whatever else it holds, and is not parsed for it.
+    /// The fields of one line, each read only when a test needs it and then kept: a `due:` or `t:`
+    /// comparison finds the tag with a vector search for its bytes (a line without `due:` is decided
+    /// there), the header is parsed only for `created:`, `completed:` and `pri:`. The values equal
+    /// `QueryFields(content)`'s (the tests compare them).
     struct Lazy {
         let content: ArraySlice<UInt8>
-        private var read: QueryFields?
+        private var item: TodoItem?
+        private var due: TodoDate??
+        private var threshold: TodoDate??
+        private var priority: Priority??
 
         init(_ content: ArraySlice<UInt8>) { self.content = content }
 
@@ -271,37 +279,75 @@ public struct QueryFields: Sendable, Equatable {
                 guard let bound = expression.resolve(today: today), let value = date(field) else { return false }
                 return comparison.holds(value, bound)
             case .hasDate(let field, let wanted): return (date(field) != nil) == wanted
-            case .priority(let range): return all.priority.map { range.contains($0.letter) } ?? false
-            case .hasPriority(let wanted): return (all.priority != nil) == wanted
+            case .priority(let range): return effectivePriority().map { range.contains($0.letter) } ?? false
+            case .hasPriority(let wanted): return (effectivePriority() != nil) == wanted
             }
         }
 
         mutating func date(_ field: TypedTerm.DateField) -> TodoDate? {
-            if read == nil {
-                let needle: [UInt8]? = field == .due ? Self.dueNeedle : (field == .threshold ? Self.thresholdNeedle : nil)
-                if let needle, !Self.holds(content, needle) { return nil }
+            switch field {
+            case .due:
+                if let due { return due }
+                let value = Self.firstTagValue(content, Self.dueNeedle).flatMap { TodoDate(bytes: content[$0]) }
+                due = .some(value)
+                return value
+            case .threshold:
+                if let threshold { return threshold }
+                let value = Self.firstTagValue(content, Self.thresholdNeedle).flatMap { TodoDate(bytes: content[$0]) }
+                threshold = .some(value)
+                return value
+            case .created: return header().creationDate
+            case .completed: return header().completionDate
             }
-            return all.date(field)
         }
 
-        var all: QueryFields {
-            mutating get {
-                if let read { return read }
-                let fields = QueryFields(content)
-                read = fields
-                return fields
+        mutating func effectivePriority() -> Priority? {
+            if let priority { return priority }
+            let item = header()
+            var value = item.priority
+            if value == nil, item.isCompleted, let range = Self.firstTagValue(content, Self.priNeedle), range.count == 1 {
+                value = Priority(letter: content[range.lowerBound])
             }
+            priority = .some(value)
+            return value
+        }
+
+        mutating func header() -> TodoItem {
+            if let item { return item }
+            let parsed = TodoItem(content)
+            item = parsed
+            return parsed
         }
 
         static let dueNeedle = Array("due:".utf8)
         static let thresholdNeedle = Array("t:".utf8)
+        static let priNeedle = Array("pri:".utf8)
 
-        /// Whether `needle` occurs in `content` (a vector search).
-        static func holds(_ content: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
-            content.withUnsafeBufferPointer { buffer in
-                guard let base = buffer.baseAddress else { return false }
-                return needle.withUnsafeBufferPointer { pattern in
-                    ByteSearch.firstIndex(of: pattern, in: base, from: 0, to: buffer.count) < buffer.count
+        /// Where the value of the first tag `needle` names (`due:`) sits in `content` (indices of
+        /// `content`), or nil: the tag `scanFields` reports first with that key. An occurrence counts
+        /// when a word starts there (`ByteScanning.startsWord`) and its value is a tag's
+        /// (`TodoItem.tagColon`: not empty, not starting with `:` or `//`); the header holds no such
+        /// word, so no header parse is needed.
+        static func firstTagValue(_ content: ArraySlice<UInt8>, _ needle: [UInt8]) -> Range<Int>? {
+            content.withUnsafeBufferPointer { line -> Range<Int>? in
+                guard let base = line.baseAddress else { return nil }
+                return needle.withUnsafeBufferPointer { pattern -> Range<Int>? in
+                    let count = line.count
+                    let lead = CompletedLine.textStart(base, from: 0, end: count)
+                    var from = 0
+                    while from < count {
+                        let position = ByteSearch.firstIndex(of: pattern, in: base, from: from, to: count)
+                        guard position < count else { return nil }
+                        from = position + 1
+                        guard ByteScanning.startsWord(line, at: position, lead: lead) else { continue }
+                        let valueStart = position + pattern.count
+                        var end = valueStart
+                        while end < count && ByteScanning.whitespaceLength(line, at: end) == 0 { end += 1 }
+                        guard end > valueStart, line[valueStart] != 0x3A,
+                              !(end - valueStart >= 2 && line[valueStart] == 0x2F && line[valueStart + 1] == 0x2F) else { continue }
+                        return (content.startIndex + valueStart)..<(content.startIndex + end)
+                    }
+                    return nil
                 }
             }
         }

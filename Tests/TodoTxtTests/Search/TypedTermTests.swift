@@ -101,7 +101,8 @@ import TodoTestSupport
 
     @Test func whatStaysText() {
         for word in ["due:2025", "pri:high", "due:", "t:", "DUE:<today", "due:<today|one", "pri:A|", "garden",
-                     "due:soon", "pri:AB", "pri:A-", "|due:today", "due:<=today||pri:A"] {
+                     "due:soon", "pri:AB", "pri:A-", "|due:today", "due:<=today||pri:A", "due:<today\\|x", "due:<tomorow.",
+                     "pri:[AB]"] {
             #expect(TypedTerm(word) == nil, "\(word) is not typed")
             #expect(TypedTerm.invalidity(of: word) == nil, "\(word) is text, not an error")
         }
@@ -147,5 +148,25 @@ import TodoTestSupport
         #expect(QueryFields(b("(A) open pri:B")[...]).priority == Priority("A"))
         #expect(QueryFields(b("x done pri:b")[...]).priority == nil, "a kept priority is one upper-case letter")
         #expect(QueryFields(b("see 12:30 due:")[...]).due == nil)
+    }
+
+    /// The filter's own reading of a line (a vector search for `due:`, `t:`, `pri:`) finds exactly
+    /// the tags the body scan finds first, on the lines where words are hard to tell.
+    @Test func theQuickReadingAgreesWithTheBodyScan() {
+        let lines = ["xdue:2025-11-28 due:2025-11-29", "due: due:://x due:https//x due:2025-11-28",
+                     "a\u{00A0}due:2025-11-28", "a\u{3000}due:2025-11-28\u{2009}b", "due:2025-11-28\u{00A0}b",
+                     "\u{FEFF}due:2025-11-28", "\u{FEFF}\u{FEFF}t:2025-11-28 x", "x 2025-11-29 done pri:B",
+                     "x 2025-11-29 done pri:BB pri:A", "x (A) 2025-11-29 pri:B", "(B) open pri:C", "\tdue:2025-11-28",
+                     "at:home t:2025-12-01", "12:30 t:12:30 t:2025-12-02", "due:2025-11-28due:x", "éndue:2025-11-28",
+                     "x 2025-11-29 pri:A\u{0085}", "due:tomorow due:2025-11-28", "  ", ""]
+        for line in lines {
+            let content = Array(line.utf8)[...]
+            var lazy = QueryFields.Lazy(content)
+            let fields = QueryFields(content)
+            for field in TypedTerm.DateField.allCases {
+                #expect(lazy.date(field) == fields.date(field), "\(field) of \(line.debugDescription)")
+            }
+            #expect(lazy.effectivePriority() == fields.priority, "priority of \(line.debugDescription)")
+        }
     }
 }
