@@ -55,7 +55,7 @@ extension TodoShListing {
             if byte == 0x3A && (previous == 0x68 || previous == 0x74) { mayHaveTag = true; break }
             previous = byte
         }
-        return mayHaveTag && TodoItem(text).isHidden(on: today)
+        return mayHaveTag && QueryFields.isHidden(text, on: today)
     }
 
     /// Whether the line at `start` is empty or only spaces.

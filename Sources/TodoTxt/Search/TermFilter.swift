@@ -20,8 +20,8 @@ package struct TermFilter {
         for argument in arguments {
             let exclude = argument.hasPrefix("-")
             let term = exclude ? String(argument.dropFirst()) : argument
-            if today != nil, let typed = TypedTerm(term) {
-                typedTerms.append((typed, exclude))
+            if let today, let typed = TypedTerm(term) {
+                typedTerms.append((typed.resolved(today: today), exclude))
             } else if plainText, !term.isEmpty, !term.utf8.contains(where: { Self.metacharacters.contains($0) }) {
                 plainTerms.append((TextFolding.folded(Array(term.utf8)), exclude))
             } else {

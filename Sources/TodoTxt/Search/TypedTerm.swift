@@ -94,6 +94,17 @@ public struct TypedTerm: Sendable, Hashable {
         return nil
     }
 
+    /// This term with its relative dates resolved against `today` (`due:<1w` → `due:<2026-12-08`),
+    /// for a filter that tests many lines on one day; a date beyond the calendar stays as written
+    /// (it matches nothing). `matches` gives the same answers for either on that day.
+    public func resolved(today: TodoDate) -> TypedTerm {
+        TypedTerm(alternatives: alternatives.map { test in
+            guard case .date(let field, let comparison, let expression, let alsoText) = test, expression.isRelative,
+                  let date = expression.resolve(today: today) else { return test }
+            return .date(field, comparison, .absolute(date), alsoText: alsoText)
+        }, texts: texts)
+    }
+
     /// Whether the task `content` (one line's bytes, without its terminator) matches on `today`.
     ///
     /// `TypedTerm("due:<=today")!.matches(Array("pay rent due:2026-11-30".utf8)[...], today: d)` is
@@ -257,6 +268,13 @@ public struct QueryFields: Sendable, Equatable {
         }
     }
 
+    /// Whether listings hide the task `content` on `today`: exactly `TodoItem(content).isHidden(on:)`,
+    /// read with a vector search for the `h:` and `t:` tags instead of a parse of every field.
+    public static func isHidden(_ content: ArraySlice<UInt8>, on today: TodoDate) -> Bool {
+        var fields = Lazy(content)
+        return fields.isHidden(on: today)
+    }
+
     static let dueKey = Array("due".utf8)
     static let priKey = Array("pri".utf8)
 
@@ -319,6 +337,16 @@ public struct QueryFields: Sendable, Equatable {
             return parsed
         }
 
+        /// `TodoItem.isHidden(on:)` from the tags' bytes: the first `h:` is `1`, or the first `t:`
+        /// is a date after `today`.
+        mutating func isHidden(on today: TodoDate) -> Bool {
+            if let range = Self.firstTagValue(content, Self.hiddenNeedle), range.count == 1, content[range.lowerBound] == 0x31 {
+                return true
+            }
+            return date(.threshold).map { $0 > today } ?? false
+        }
+
+        static let hiddenNeedle = Array("h:".utf8)
         static let dueNeedle = Array("due:".utf8)
         static let thresholdNeedle = Array("t:".utf8)
         static let priNeedle = Array("pri:".utf8)

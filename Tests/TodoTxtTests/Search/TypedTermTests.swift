@@ -158,7 +158,8 @@ import TodoTestSupport
                      "\u{FEFF}due:2025-11-28", "\u{FEFF}\u{FEFF}t:2025-11-28 x", "x 2025-11-29 done pri:B",
                      "x 2025-11-29 done pri:BB pri:A", "x (A) 2025-11-29 pri:B", "(B) open pri:C", "\tdue:2025-11-28",
                      "at:home t:2025-12-01", "12:30 t:12:30 t:2025-12-02", "due:2025-11-28due:x", "éndue:2025-11-28",
-                     "x 2025-11-29 pri:A\u{0085}", "due:tomorow due:2025-11-28", "  ", ""]
+                     "x 2025-11-29 pri:A\u{0085}", "due:tomorow due:2025-11-28", "  ", "", "h:1", "h:0 h:1", "h:12 t:2025-11-29",
+                     "ah:1 t:2025-11-30", "h:1\u{00A0}x", "t:2025-12-02 t:2025-11-01", "\u{FEFF}h:1"]
         for line in lines {
             let content = Array(line.utf8)[...]
             var lazy = QueryFields.Lazy(content)
@@ -167,6 +168,9 @@ import TodoTestSupport
                 #expect(lazy.date(field) == fields.date(field), "\(field) of \(line.debugDescription)")
             }
             #expect(lazy.effectivePriority() == fields.priority, "priority of \(line.debugDescription)")
+            for today in [Self.today, TodoDate(year: 2025, month: 12, day: 1)!] {
+                #expect(QueryFields.isHidden(content, on: today) == TodoItem(content).isHidden(on: today), "hidden: \(line.debugDescription)")
+            }
         }
     }
 }
