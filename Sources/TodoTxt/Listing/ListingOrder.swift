@@ -52,25 +52,45 @@ public struct ListingSortKey: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// One listed task's sort and group values, read once from its line.
+///
+/// The values live in one shared object, so the sort's many copies of a record cost one reference
+/// count each instead of a copy of every field.
 public struct ListingRecord: Sendable {
+    private final class Storage: Sendable {
+        let line: Int
+        let fields: QueryFields
+        let content: ArraySlice<UInt8>
+        let bodyOffset: Int
+        let projects: [Range<Int>]
+        let contexts: [Range<Int>]
+
+        init(line: Int, fields: QueryFields, content: ArraySlice<UInt8>, bodyOffset: Int, projects: [Range<Int>],
+             contexts: [Range<Int>]) {
+            self.line = line
+            self.fields = fields
+            self.content = content
+            self.bodyOffset = bodyOffset
+            self.projects = projects
+            self.contexts = contexts
+        }
+    }
+
+    private let storage: Storage
+
     /// The line number the listing shows and `line` sorts by.
-    public let line: Int
-    let fields: QueryFields
+    public var line: Int { storage.line }
+    var fields: QueryFields { storage.fields }
     /// The task's bytes.
-    let content: ArraySlice<UInt8>
+    var content: ArraySlice<UInt8> { storage.content }
     /// The body's offset in `content`.
-    let bodyOffset: Int
-    /// Each distinct `+project` and `@context` name, first occurrence order (offsets into `content`).
-    let projects: [Range<Int>]
-    let contexts: [Range<Int>]
+    var bodyOffset: Int { storage.bodyOffset }
+    /// Each distinct `+project` and `@context` name, first occurrence order (indices of `content`).
+    var projects: [Range<Int>] { storage.projects }
+    var contexts: [Range<Int>] { storage.contexts }
 
     /// The record of the task `content` shown as line `line`.
     public init(_ content: ArraySlice<UInt8>, line: Int) {
         let item = TodoItem(content)
-        self.line = line
-        self.content = content
-        fields = QueryFields(item)
-        bodyOffset = item.bodyOffset
         var projects: [Range<Int>] = [], contexts: [Range<Int>] = []
         item.scanFields { field in
             let start = content.startIndex
@@ -81,8 +101,8 @@ public struct ListingRecord: Sendable {
             case .tag: break
             }
         }
-        self.projects = projects
-        self.contexts = contexts
+        storage = Storage(line: line, fields: QueryFields(item), content: content, bodyOffset: item.bodyOffset,
+                          projects: projects, contexts: contexts)
     }
 
     /// Three-way comparison by `keys` in turn: negative when `self` comes first. Tasks without a
