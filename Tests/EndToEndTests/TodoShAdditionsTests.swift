@@ -23,4 +23,18 @@ final class TodoShAdditionsTests: XCTestCase {
         XCTAssertEqual(unknown.status, 1)
         XCTAssertTrue(unknown.out.hasPrefix("Usage: todo.sh"), unknown.out)
     }
+
+    /// Typed terms and `--sort` are the `todo` name's (docs/todo-command.md, "Typed terms"): under
+    /// `todo.sh` a term such as `due:<=today` is grep's text, as in todo.txt-cli.
+    func testTypedTermsAreTextUnderTodoSh() {
+        let home = Spawn.makeTemporaryDirectory("todosh-typed")
+        Files.write(home + "/.todo.cfg", "export TODO_DIR=\"\(home)\"\n")
+        Files.write(home + "/todo.txt", "pay due:2025-11-01\nnote due:<=today literally\n")
+        let environment = ["HOME": home, "TODO_TEST_TIME": "1764410000", "TZ": "UTC", "TODOTXT_CFG_FILE": "",
+                           "TODO_DIR": "", "TODO_FILE": ""]
+        let typed = Spawn.todo(["-p", "ls", "due:<=today"], environment: environment, asName: "todo.sh")
+        XCTAssertEqual(typed.out, "2 note due:<=today literally\n--\nTODO: 1 of 2 tasks shown\n", typed.err)
+        let asTodo = Spawn.todo(["-f", home + "/todo.txt", "ls", "due:<=today"], environment: environment)
+        XCTAssertEqual(asTodo.out, "1 pay due:2025-11-01\n--\nTODO: 1 of 2 tasks shown\n", asTodo.err)
+    }
 }

@@ -30,7 +30,10 @@ enum TodoNameActions {
         let chosen = native ?? shared
         return ActionSpec(name: name, aliases: aliases, options: options, arguments: arguments, placement: placement,
                           argumentCount: argumentCount, summary: summary, completes: completes,
-                          words: { invocation, words throws(CLIError) in
+                          parsed: { invocation, parsed, usage throws(CLIError) in
+                              if parsed.flags.contains("--force") { invocation.force = true }
+                              try TodoShListing.applyOrderOptions(parsed, usage: usage, to: &invocation)
+                              let words = parsed.positionals
                               if singleTask, let address = words.first, address.contains(",") {
                                   throw .usage("'\(address)' names more than one task; \(name) takes one; usage: "
                                                + TaskActions.usage(name, invocation))
@@ -57,17 +60,17 @@ enum TodoNameActions {
              native: { invocation, arguments throws(CLIError) in try AddActions.addTo(arguments, &invocation) })
             .completing(.files, .projectsAndContexts)
             .listed(under: .tasks),
-        spec("list", aliases: ["ls"], arguments: "[TERM...]", placement: .leadingThenText,
+        spec("list", aliases: ["ls"], options: TodoShListing.orderOptions, arguments: "[TERM...]", placement: .leadingThenText,
              summary: "List tasks containing every TERM (-TERM excludes); -a shows hidden ones.",
              completes: .projectsAndContexts, todoSh: TodoShListing.list)
             .listed(under: .listing, notes: ActionTable.termDetails),
-        spec("listall", aliases: ["lsa"], arguments: "[TERM...]", placement: .leadingThenText, summary: "List tasks of the todo and done files.",
+        spec("listall", aliases: ["lsa"], options: TodoShListing.orderOptions, arguments: "[TERM...]", placement: .leadingThenText, summary: "List tasks of the todo and done files.",
              completes: .projectsAndContexts, todoSh: TodoShListing.listAll)
             .listed(under: .listing, notes: ActionTable.termDetails),
-        spec("listfile", aliases: ["lf"], arguments: "[SRC [TERM...]]", placement: .leadingThenText, summary: "List the tasks of another file.",
+        spec("listfile", aliases: ["lf"], options: TodoShListing.orderOptions, arguments: "[SRC [TERM...]]", placement: .leadingThenText, summary: "List the tasks of another file.",
              completes: .files, todoSh: TodoShListing.listFile)
             .listed(under: .listing),
-        spec("listpri", aliases: ["lsp"], arguments: "[PRIORITIES] [TERM...]", placement: .leadingThenText, summary: "List prioritized tasks.", completes: .projectsAndContexts, todoSh: TodoShListing.listPriority)
+        spec("listpri", aliases: ["lsp"], options: TodoShListing.orderOptions, arguments: "[PRIORITIES] [TERM...]", placement: .leadingThenText, summary: "List prioritized tasks.", completes: .projectsAndContexts, todoSh: TodoShListing.listPriority)
             .listed(under: .listing, notes: ["PRIORITIES: a letter or a range (A, A-C); then TERMs as for list."]),
         spec("listcon", aliases: ["lsc"], arguments: "[TERM...]", placement: .leadingThenText, summary: "List the contexts in use.", completes: .projectsAndContexts, todoSh: TodoShListing.listContexts)
             .listed(under: .listing),
@@ -191,6 +194,8 @@ enum TodoNameActions {
     static func settings(for invocation: Invocation) -> TodoShSettings {
         guard var settings = invocation.todoNameSettings else { return resolveSettings(for: invocation) }
         if invocation.force { settings.force = true }
+        settings.listingSort = invocation.listingSort
+        settings.listingGroup = invocation.listingGroup
         return settings
     }
 

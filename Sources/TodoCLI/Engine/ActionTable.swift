@@ -178,7 +178,9 @@ enum ActionTable {
     static let termDetails = [
         "TERM: shown when every TERM matches; -TERM hides what matches. A term without . [ ] * ^ $ \\",
         "      is plain text, ignoring case and accents (cafe finds Café); with them, a grep basic",
-        "      regular expression.",
+        "      regular expression. Typed terms test a task's fields: due:, t:, created:, completed:",
+        "      with < <= > >= = (or nothing) and a date (2026-12-01, today, tm, fri, 3d, -1w…), or",
+        "      none/any; pri:A, pri:A-C, pri:none, pri:any; a|b matches either (docs/todo-command.md).",
         "-a, --all: also the tasks hidden by h:1 or by a t: threshold in the future.",
     ]
 

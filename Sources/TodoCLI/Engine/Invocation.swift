@@ -40,6 +40,9 @@ struct Invocation {
     var configFile: String?
     /// `--force`: no confirmation prompts (`del`, `move`).
     var force = false
+    /// A listing's `--sort KEYS` and `--group FIELD` (`TodoShListing.orderOptions`).
+    var listingSort: [ListingSortKey] = []
+    var listingGroup: ListingGroup?
     /// The variables a todo.sh config file left behind, when one was needed to find the files
     /// (no `-f`, `$TODO_FILE` or `$TODO_DIR`) and exists; empty otherwise.
     var configVariables: [String: String] = [:]

@@ -29,15 +29,20 @@ struct NameRules: Sendable, Equatable {
     /// `report` archives as `todo archive` does (blank lines kept, nothing appended twice) and
     /// counts tasks, not lines.
     var archivesAsTodoDoes: Bool
+    /// Listing terms may be typed (`due:<=today`, `pri:A-C`, `a|b`: `TypedTerm`); else every term
+    /// is text, as todo.sh's grep reads it.
+    var typedTerms: Bool
 
     /// todo.sh's behaviour, exactly (docs/todosh.md).
     static let todoSh = NameRules(ownMessages: false, strictFiles: false, refusesUnsafeFiles: false,
                                   checksSearchTerms: false, quietSilencesEveryReport: false,
                                   allOrNothingAddresses: false, movesEachTaskOnce: false,
-                                  silentWhenNothingToDo: false, archivesAsTodoDoes: false)
+                                  silentWhenNothingToDo: false, archivesAsTodoDoes: false,
+                                  typedTerms: false)
     /// The name `todo`'s rules (docs/todo-command.md).
     static let todo = NameRules(ownMessages: true, strictFiles: true, refusesUnsafeFiles: true,
                                 checksSearchTerms: true, quietSilencesEveryReport: true,
                                 allOrNothingAddresses: true, movesEachTaskOnce: true,
-                                silentWhenNothingToDo: true, archivesAsTodoDoes: true)
+                                silentWhenNothingToDo: true, archivesAsTodoDoes: true,
+                                typedTerms: true)
 }

@@ -55,7 +55,7 @@ extension TodoShListing {
             if byte == 0x3A && (previous == 0x68 || previous == 0x74) { mayHaveTag = true; break }
             previous = byte
         }
-        return mayHaveTag && TodoItem(text).isHidden(on: today)
+        return mayHaveTag && QueryFields.isHidden(text, on: today)
     }
 
     /// Whether the line at `start` is empty or only spaces.
@@ -102,27 +102,32 @@ extension TodoShListing {
         }
         // Printed as it is made, unless a final filter needs all of it first.
         var output = ListingOutput(context, streaming: !filtered)
-        if settings.sortCommand == TodoShSettings.defaultSortCommand {
-            let order = sortedDefault(entries, bytes)
-            if !needsLineWork {
-                // The hot path: every line is `<linecolour>N text<DEFAULT>` and non-empty. In
-                // chunks, each gathered in order first: independent loads the processor can overlap.
-                var chunkStart = 0
-                while chunkStart < order.count {
-                    let chunkEnd = min(order.count, chunkStart + renderChunk)
-                    let chunk = order[chunkStart..<chunkEnd].map { entries[$0] }
-                    output.append(renderSimple(chunk, bytes, width: width, colors))
-                    chunkStart = chunkEnd
-                }
-            } else {
-                var numberBuffer: [UInt8] = []
-                for index in order {
-                    let entry = entries[index]
-                    numberBuffer.removeAll(keepingCapacity: true)
-                    appendNumber(entry.number, width: width, to: &numberBuffer)
-                    numberBuffer.append(0x20)
-                    numberBuffer += bytes[entry.start..<(entry.start + entry.length)]
-                    finish(numberBuffer, into: &output)
+        // `--sort`/`--group` (the `todo` name): sections in their order, before any sort command.
+        let ordered = orderedSections(entries, bytes, settings)
+        if ordered != nil || settings.sortCommand == TodoShSettings.defaultSortCommand {
+            for (position, section) in (ordered ?? [(nil, sortedDefault(entries, bytes))]).enumerated() {
+                let order = section.order
+                if let heading = section.heading { output.append((position > 0 ? [0x0A] : []) + heading + [0x0A]) }
+                if !needsLineWork {
+                    // The hot path: every line is `<linecolour>N text<DEFAULT>` and non-empty. In
+                    // chunks, each gathered in order first: independent loads the processor can overlap.
+                    var chunkStart = 0
+                    while chunkStart < order.count {
+                        let chunkEnd = min(order.count, chunkStart + renderChunk)
+                        let chunk = order[chunkStart..<chunkEnd].map { entries[$0] }
+                        output.append(renderSimple(chunk, bytes, width: width, colors))
+                        chunkStart = chunkEnd
+                    }
+                } else {
+                    var numberBuffer: [UInt8] = []
+                    for index in order {
+                        let entry = entries[index]
+                        numberBuffer.removeAll(keepingCapacity: true)
+                        appendNumber(entry.number, width: width, to: &numberBuffer)
+                        numberBuffer.append(0x20)
+                        numberBuffer += bytes[entry.start..<(entry.start + entry.length)]
+                        finish(numberBuffer, into: &output)
+                    }
                 }
             }
         } else {
@@ -140,7 +145,9 @@ extension TodoShListing {
         if filtered {
             output.replaceHeld(runShell(settings.finalFilter, input: output.held, context))
         }
-        return output.finish()
+        let printed = output.finish()
+        // Grouped, a task may be printed under several headings: the count is of tasks.
+        return settings.listingGroup == nil ? printed : entries.count
     }
 
     /// How many lines the hot path renders at a time: a chunk's text stays in the processor's cache
@@ -334,23 +341,32 @@ extension TodoShListing {
 extension TermFilter {
     /// The terms of a listing under either name; under `todo` a term that grep would refuse (an
     /// unmatched `[` or `\(`, an unknown class…) is a usage error naming the problem rather than
-    /// a silently empty or wrong listing.
+    /// a silently empty or wrong listing, and so is a typed term whose date is none
+    /// (`due:<tomorow`). Typed terms are read where the name's rules say so (`NameRules.typedTerms`).
     init(checking arguments: [String], _ context: TodoShContext) throws(CLIError) {
+        let typed = context.settings.rules.typedTerms
         if context.settings.rules.checksSearchTerms {
             for argument in arguments {
                 let term = argument.hasPrefix("-") ? String(argument.dropFirst()) : argument
+                if typed, let reason = TypedTerm.invalidity(of: term) {
+                    throw .usage("'\(term)' is not a valid search term: \(reason)")
+                }
+                if typed, TypedTerm(term) != nil { continue }
                 if let problem = BasicRegex.syntaxError(Array(term.utf8), ignoreCase: true) {
                     throw .usage("'\(term)' is not a valid search term: \(problem)")
                 }
             }
         }
-        self.init(arguments, plainText: context.settings.plainTextTerms)
+        self.init(arguments, plainText: context.settings.plainTextTerms, typedTermsOn: typed ? context.clock.today : nil)
     }
 
     /// Whether the listing line of `entry` (`<padded number> <text>`, the text todo.sh's grep sees)
-    /// passes every term.
+    /// passes every term. Typed terms read the task's bytes in place; the numbered line is built
+    /// only for terms that read text.
     func accepts(_ entry: TodoShListing.Entry, _ bytes: [UInt8], width: Int, scratch: inout [UInt8]) -> Bool {
         guard !isEmpty else { return true }
+        if !acceptsTask(bytes[entry.start..<(entry.start + entry.length)]) { return false }
+        guard readsText else { return true }
         scratch.removeAll(keepingCapacity: true)
         var digits = 1
         var rest = entry.filterNumber / 10
@@ -359,6 +375,6 @@ extension TermFilter {
         TodoShListing.appendNumber(entry.filterNumber, width: 0, to: &scratch)
         scratch.append(0x20)
         scratch += bytes[entry.start..<(entry.start + entry.length)]
-        return accepts(scratch)
+        return acceptsText(scratch)
     }
 }

@@ -1,3 +1,5 @@
+import TodoTxt
+
 /// Every default and switch the shared actions consult: one value per setting, and the rules (`NameRules`) that differ under the name `todo`.
 ///
 /// `todo.sh` fills it from options, environment and the config script (docs/todosh.md section 1); the `todo`
@@ -78,6 +80,10 @@ struct TodoShSettings: Sendable {
     /// A search term without regex metacharacters matches as plain text, ignoring case and
     /// diacritics (`cafe` finds `Café`).
     var plainTextTerms = false
+    /// `--sort KEYS` of a listing (the `todo` name): the order of the tasks shown; empty: the usual.
+    var listingSort: [ListingSortKey] = []
+    /// `--group FIELD` of a listing: a heading per value, the tasks under it.
+    var listingGroup: ListingGroup?
 
     /// todo.sh's behaviour, or the `todo` name's.
 

@@ -3,7 +3,8 @@ extension TodoDocument {
     /// Every line as a JSON object, one per output line, each ended by LF.
     ///
     /// Fields: `line`, `text`, `is_task`, `completed`, `priority`, `completion_date`,
-    /// `creation_date`, `body`, `projects`, `contexts`, `tags` (key → values in order), `uid`.
+    /// `creation_date`, `body`, `projects`, `contexts`, `tags` (key → values in order), `uid`, and
+    /// the fields typed queries test (`writeQueryFields`): `due`, `threshold`, `effective_priority`.
     /// Blank lines have `is_task: false`, `completed: false`, null and empty task fields.
     public func exportJSONLines() -> [UInt8] {
         var out: [UInt8] = []
@@ -70,6 +71,7 @@ extension TodoDocument {
         }
         json.raw("},\"uid\":")
         json.optional(item.uid)
+        json.writeQueryFields(QueryFields(item))
         json.raw("}")
         return json.bytes
     }
@@ -194,6 +196,7 @@ extension JSONWriter {
         }
         raw("},\"uid\":")
         if let uid = item.uidRange { asciiString(line[uid]) } else { raw("null") }
+        writeQueryFields(QueryFields(item, scanned: fields))
         bytes.append(0x7D)
     }
 

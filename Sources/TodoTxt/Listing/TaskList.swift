@@ -1,6 +1,7 @@
 /// What an interactive list shows (`todo ui`, or an app's list) and where the selection is: the tasks of the document in `todo sort`'s
 /// partition (open ones in file order, then completed ones), without the hidden ones (`h:1`, a
-/// future `t:`) unless asked, narrowed by the filter's terms (the rules of `todo ls`).
+/// future `t:`) unless asked, narrowed by the filter's terms (the rules of `todo ls`, typed terms
+/// such as `due:<=today` included, judged on `today`).
 ///
 /// A value: rebuilt from each new document, keeping the selection on the same task (by identity:
 /// uid, else the same bytes) and the list scrolled so it stays in view.
@@ -64,7 +65,7 @@ public struct TaskList: Sendable {
     /// The rows again, from the document; the selection on `task` if it is listed, else on the
     /// row at `otherwiseRow` (clamped).
     private mutating func rebuild(keeping task: TaskIdentity?, otherwiseRow: Int = 0) {
-        let filter = TermFilter(filterText.split(separator: " ").map(String.init), plainText: true)
+        let filter = TermFilter(filterText.split(separator: " ").map(String.init), plainText: true, typedTermsOn: today)
         var open: [Int] = [], done: [Int] = []
         for index in 0..<document.lineCount {
             // Most lines are decided from their bytes: blank, `x `, and whether an `h:` or `t:`

@@ -17,7 +17,8 @@ import Testing
     }
 
     static let allFields: Set<String> = ["line", "text", "is_task", "completed", "priority", "completion_date",
-                                         "creation_date", "body", "projects", "contexts", "tags", "uid"]
+                                         "creation_date", "body", "projects", "contexts", "tags", "uid",
+                                         "due", "threshold", "effective_priority"]
 
     @Test func taskLine() throws {
         let object = try #require(try objects(b("x (A) 2026-03-01 2026-02-01 call +mom @phone due:2026-03-05 k:1 k:2 uid:k3f9qz\n")).first)
@@ -35,6 +36,26 @@ import Testing
         let tags = try #require(object["tags"] as? [String: [String]])
         #expect(tags == ["due": ["2026-03-05"], "k": ["1", "2"], "uid": ["k3f9qz"]])
         #expect(object["uid"] as? String == "k3f9qz")
+        #expect(object["due"] as? String == "2026-03-05")
+        #expect(object["threshold"] is NSNull)
+        #expect(object["effective_priority"] as? String == "A")
+    }
+
+    /// The fields typed queries read: the first valid `due:`/`t:`, and a completed task's kept
+    /// `pri:` as its effective priority; an invalid date is null. Both paths (ASCII bytes, Strings).
+    @Test func queryFields() throws {
+        for suffix in ["", " café"] {
+            let all = try objects(b("x 2026-03-01 done pri:B due:2026-03-05 due:2026-04-01 t:2026-02-28\(suffix)\nopen due:tomorow t:2026-02-30 pri:A\n"))
+            #expect(all[0]["priority"] is NSNull, "the header's priority is unchanged")
+            #expect(all[0]["effective_priority"] as? String == "B")
+            #expect(all[0]["due"] as? String == "2026-03-05")
+            #expect(all[0]["threshold"] as? String == "2026-02-28")
+            #expect(all[1]["due"] is NSNull)
+            #expect(all[1]["threshold"] is NSNull)
+            #expect(all[1]["effective_priority"] is NSNull, "an open task's pri: is no priority")
+        }
+        let line = String(decoding: parseRoundTrip(b("(C) a due:2026-01-02 uid:abc")).exportJSONLines(), as: UTF8.self)
+        #expect(line.hasSuffix(",\"uid\":\"abc\",\"due\":\"2026-01-02\",\"threshold\":null,\"effective_priority\":\"C\"}\n"))
     }
 
     @Test func tagKeysInFirstOccurrenceOrder() throws {
