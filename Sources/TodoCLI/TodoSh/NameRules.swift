@@ -29,6 +29,11 @@ struct NameRules: Sendable, Equatable {
     /// `report` archives as `todo archive` does (blank lines kept, nothing appended twice) and
     /// counts tasks, not lines.
     var archivesAsTodoDoes: Bool
+    /// The values of `due:`, `t:` and `until:` typed in an add or edit may be relative dates
+    /// (`due:tomorrow`), written as the day they name; a value that is no date is refused
+    /// (`RelativeDateTags`, docs/todo-command.md, "Dates relative to today"). `TODO_RELATIVE_DATES=0`
+    /// turns it off (`TodoShSettings.relativeDates`).
+    var resolvesRelativeDates: Bool = false
 
     /// todo.sh's behaviour, exactly (docs/todosh.md).
     static let todoSh = NameRules(ownMessages: false, strictFiles: false, refusesUnsafeFiles: false,
@@ -39,5 +44,6 @@ struct NameRules: Sendable, Equatable {
     static let todo = NameRules(ownMessages: true, strictFiles: true, refusesUnsafeFiles: true,
                                 checksSearchTerms: true, quietSilencesEveryReport: true,
                                 allOrNothingAddresses: true, movesEachTaskOnce: true,
-                                silentWhenNothingToDo: true, archivesAsTodoDoes: true)
+                                silentWhenNothingToDo: true, archivesAsTodoDoes: true,
+                                resolvesRelativeDates: true)
 }

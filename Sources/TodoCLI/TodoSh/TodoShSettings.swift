@@ -78,6 +78,9 @@ struct TodoShSettings: Sendable {
     /// A search term without regex metacharacters matches as plain text, ignoring case and
     /// diacritics (`cafe` finds `Café`).
     var plainTextTerms = false
+    /// Date tags typed as relative dates are written as the day they name (`rules.resolvesRelativeDates`,
+    /// unless `TODO_RELATIVE_DATES=0`).
+    var relativeDates = false
 
     /// todo.sh's behaviour, or the `todo` name's.
 
