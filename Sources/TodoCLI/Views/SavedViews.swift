@@ -29,12 +29,12 @@ struct SavedViews: Sendable, Equatable {
     /// Parses `bytes`, the file's content (LF or CRLF line breaks; a byte order mark is skipped).
     /// Throws for the first line that is neither a view, a comment nor blank.
     init(parsing bytes: [UInt8]) throws(LineError) {
-        var text = String(decoding: bytes, as: UTF8.self)
-        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        let content = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
         var views: [View] = []
-        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Split on bytes: in a `String`, CR LF is one character, never equal to LF.
+        for (offset, raw) in content.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
             let number = offset + 1
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            let line = Substring(String(decoding: raw.last == 0x0D ? raw.dropLast() : raw, as: UTF8.self))
             let trimmed = Self.trimmed(line)
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             guard let equals = trimmed.firstIndex(of: "=") else {
