@@ -39,7 +39,7 @@ extension UISession {
     func add(_ typed: String) {
         let creationDate = addsCreationDate ? today : nil
         guard let text = resolvingRelativeDates(typed) else {
-            mode = .adding(LineEditor(typed))
+            refusedField = .adding(LineEditor(typed))
             return
         }
         guard TodoItem(AddActions.newLine(Array(text.utf8), creationDate: creationDate, uid: nil, priorityOnAdd: nil)).hasDescription else {

@@ -103,7 +103,7 @@ extension UISession {
     func save(_ edit: UIEdit) {
         // Only what was typed is resolved: a date tag already in the task stays as it was.
         guard let text = resolvingRelativeDates(edit.editor.text, keeping: edit.base) else {
-            mode = .editing(edit)
+            refusedField = .editing(edit)
             return
         }
         let edited: [UInt8]

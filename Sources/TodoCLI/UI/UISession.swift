@@ -56,6 +56,9 @@ final class UISession {
     var undoSteps: [UndoStep] = []
     /// The saved views' names, read when `v` asks for one.
     var viewNames: [String] = []
+    /// An add or edit refused for a value that is not a date (`resolvingRelativeDates`): `a`, or `e`
+    /// on the same task, opens it again as it was typed.
+    var refusedField: Mode?
     var decoder = KeyDecoder()
     var uids: UIDRandomness
     /// What `todo add` puts on a new task (a creation date, a uid, `TODOTXT_PRIORITY_ON_ADD`), from
@@ -256,9 +259,9 @@ final class UISession {
         case .pageUp: list.move(by: -page)
         case .character("x"), .character(" "):
             if let task = list.selectedTask { toggle(task) }
-        case .character("a"): mode = .adding(LineEditor())
+        case .character("a"): openAddField()
         case .character("e"), .enter:
-            if let task = list.selectedTask { mode = .editing(UIEdit(task, in: list.document)) }
+            if let task = list.selectedTask { openEditField(task) }
         case .character("d"):
             if let task = list.selectedTask { mode = .confirmingDelete(task) }
         case .character("p"):

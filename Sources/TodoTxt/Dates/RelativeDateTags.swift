@@ -14,11 +14,11 @@ public struct RelativeDateError: Error, Sendable, Equatable, CustomStringConvert
     public let value: String
     public let problem: Problem
 
-    /// `due:tomorow is neither a date nor a relative date (did you mean due:tomorrow?)`.
+    /// `due:tomorow is not a date or a relative date (did you mean due:tomorrow?)`.
     public var description: String {
         switch problem {
         case .notADate(let suggestion):
-            return "\(key):\(value) is neither a date (YYYY-MM-DD) nor a relative date"
+            return "\(key):\(value) is not a date or a relative date"
                 + (suggestion.map { " (did you mean \(key):\($0)?)" } ?? "")
         case .beyondCalendar:
             return "\(key):\(value) falls outside the years 1-9999"

@@ -42,7 +42,7 @@ import TodoTestSupport
             try resolved("x until:99999y")
         }
         let message = RelativeDateError(key: "due", value: "tomorow", problem: .notADate(suggestion: "tomorrow")).description
-        #expect(message == "due:tomorow is neither a date (YYYY-MM-DD) nor a relative date (did you mean due:tomorrow?)")
+        #expect(message == "due:tomorow is not a date or a relative date (did you mean due:tomorrow?)")
     }
 
     @Test func keptWordsAreNotTypedNow() throws {
