@@ -47,19 +47,26 @@ enum AgendaAction {
         let filters = try TermFilter(checking: terms, context)
         var agenda = Agenda(today: context.clock.today, days: days, includesEverything: includesEverything)
         var scratch: [UInt8] = []
-        lines.bytes.withUnsafeBufferPointer { buffer in
-            for index in 0..<lines.count {
-                let range = lines.ranges[index]
+        let bytes = lines.bytes, ranges = lines.ranges
+        bytes.withUnsafeBufferPointer { buffer in
+            for index in 0..<ranges.count {
+                let range = ranges[index]
                 if TodoShListing.isBlank(buffer, range.start, range.length) { continue }
                 if !filters.isEmpty {
                     let entry = TodoShListing.Entry(number: index + 1, filterNumber: index + 1, start: range.start, length: range.length)
-                    if !filters.accepts(entry, lines.bytes, width: width, scratch: &scratch) { continue }
+                    if !filters.accepts(entry, bytes, width: width, scratch: &scratch) { continue }
                 }
-                agenda.consider(lines.text(index), at: index)
+                agenda.consider(bytes[range.start..<(range.start + range.length)], at: index)
             }
         }
+        let groups = agenda.groups
         var output: [UInt8] = []
-        for (position, group) in agenda.groups.enumerated() {
+        output.reserveCapacity(groups.reduce(0) { total, group in
+            group.entries.reduce(total + 40) { $0 + ranges[$1.index].length + width + 20 }
+        })
+        // The distance suffixes, made once per distinct distance.
+        var suffixes: [Int: [UInt8]] = [:]
+        for (position, group) in groups.enumerated() {
             if headings {
                 if position > 0 { output.append(0x0A) }
                 output += Array(agenda.heading(group.section).utf8)
@@ -68,9 +75,18 @@ enum AgendaAction {
             for entry in group.entries {
                 TodoShListing.appendNumber(entry.index + 1, width: width, to: &output)
                 output.append(0x20)
-                let text = lines.text(entry.index)
+                let range = ranges[entry.index]
+                let text = bytes[range.start..<(range.start + range.length)]
                 if context.settings.escapeControls { output += TerminalText.escapingControls(text) } else { output += text }
-                if let distance = Agenda.distance(entry) { output += Array("  (\(distance))".utf8) }
+                if let days = entry.daysFromToday {
+                    if let suffix = suffixes[days] {
+                        output += suffix
+                    } else {
+                        let suffix = Array("  (\(Agenda.distance(entry) ?? ""))".utf8)
+                        suffixes[days] = suffix
+                        output += suffix
+                    }
+                }
                 output.append(0x0A)
             }
         }

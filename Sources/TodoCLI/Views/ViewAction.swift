@@ -15,7 +15,7 @@ enum ViewAction {
         ],
         parsed: { invocation, parsed, _ throws(CLIError) in
             try run(parsed.positionals, &invocation)
-        })
+        }).completing(.views, .projectsAndContexts)
 
     /// Hidden helper for the completion scripts: the view names, one a line; nothing when the file
     /// is missing, unreadable or has a bad line.

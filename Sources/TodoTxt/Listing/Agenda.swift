@@ -70,13 +70,15 @@ public struct Agenda: Sendable {
     /// `index` order (file order is the tie-break).
     ///
     /// Complexity: the header is parsed; the words of the body are scanned only when the line holds
-    /// a colon (no tag otherwise).
+    /// `due:`, `t:` or `h:` somewhere (a tag's key stands right before its first colon, so a line
+    /// without those bytes has none of those tags). No allocation for a line that is not kept.
     public mutating func consider(_ content: ArraySlice<UInt8>, at index: Int) {
         let kind = TodoItem.classify(content)
         guard !kind.isBlank, !kind.isCompleted else { return }
+        let mayHaveDateTag = content.withUnsafeBufferPointer(Agenda.mayHoldDateTag)
         let item = TodoItem(content)
         var due: TodoDate?
-        if content.contains(0x3A) {
+        if mayHaveDateTag {
             var dueSeen = false, thresholdSeen = false, hiddenSeen = false
             var hidden = false
             let start = content.startIndex
@@ -107,23 +109,37 @@ public struct Agenda: Sendable {
         }
     }
 
+    /// Whether `line` holds `due:`, `t:` or `h:` anywhere: false proves it has none of those tags.
+    static func mayHoldDateTag(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = line.baseAddress else { return false }
+        var colon = ByteSearch.firstIndex(of: 0x3A, in: base, from: 0, to: line.count)
+        while colon < line.count {
+            if colon >= 1 {
+                let before = line[colon - 1]
+                if before == 0x74 || before == 0x68 { return true }  // t, h
+                if before == 0x65, colon >= 3, line[colon - 3] == 0x64, line[colon - 2] == 0x75 { return true }  // due
+            }
+            colon = ByteSearch.firstIndex(of: 0x3A, in: base, from: colon + 1, to: line.count)
+        }
+        return false
+    }
+
     /// The sections that hold tasks, in order, each sorted.
     public var groups: [Group] {
-        func byPriority(_ a: Entry, _ b: Entry) -> Bool {
-            switch (a.priority, b.priority) {
-            case let (x?, y?) where x != y: return x < y
-            case (_?, nil): return true
-            case (nil, _?): return false
-            default: return a.index < b.index
-            }
+        // One integer per task sorts it: days from today, then priority (none last), then line.
+        func key(_ entry: Entry, _ position: Int) -> UInt64 {
+            let days = UInt64(truncatingIfNeeded: (entry.daysFromToday ?? 0) + (1 << 22)) & 0x7F_FFFF
+            let priority = UInt64(entry.priority?.letter ?? 0xFF)
+            return days << 41 | priority << 33 | UInt64(truncatingIfNeeded: position) & 0x1_FFFF_FFFF
         }
-        let sortedDated = dated.sorted { a, b in
-            let (x, y) = (a.daysFromToday ?? 0, b.daysFromToday ?? 0)
-            return x != y ? x < y : byPriority(a, b)
+        func sorted(_ entries: [Entry]) -> [Entry] {
+            var keys = entries.enumerated().map { key($0.element, $0.offset) }
+            keys.sort()
+            return keys.map { entries[Int($0 & 0x1_FFFF_FFFF)] }
         }
         var groups: [Group] = []
         var current: (section: Section, entries: [Entry])?
-        for entry in sortedDated {
+        for entry in sorted(dated) {
             let section = self.section(daysFromToday: entry.daysFromToday ?? 0)
             if current?.section == section {
                 current?.entries.append(entry)
@@ -133,7 +149,7 @@ public struct Agenda: Sendable {
             }
         }
         if let finished = current { groups.append(Group(section: finished.section, entries: finished.entries)) }
-        let undated = prioritized.sorted(by: byPriority) + unprioritized
+        let undated = sorted(prioritized) + unprioritized
         if !undated.isEmpty { groups.append(Group(section: .undated, entries: undated)) }
         return groups
     }

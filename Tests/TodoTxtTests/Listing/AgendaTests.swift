@@ -1,4 +1,5 @@
 import Testing
+import TodoTestSupport
 @testable import TodoTxt
 
 @Suite struct AgendaTests {
@@ -72,5 +73,39 @@ import Testing
         var streamed = Agenda(today: today)
         for (index, line) in lines.enumerated() { streamed.consider(Array(line.utf8)[...], at: index) }
         #expect(streamed.groups == agenda(lines).groups)
+    }
+
+    /// Random tasks: the agenda's byte-level shortcuts agree with the library's own reading of each
+    /// task (`isCompleted`, `isHidden(on:)`, `due`, `priority`), and each section is in order.
+    @Test func agreesWithTheTaskAccessorsOnRandomTasks() {
+        let settings = PropertySettings(defaultSeed: 0xA6E4DA, defaultCount: 300)
+        var rng = SplitMix64(seed: settings.seed)
+        let words = ["call", "mom", "+home", "@phone", "uid:k3f9qz", "due:2026-12-01", "due:2026-12-02", "due:2026-12-05",
+                     "due:2027-02-01", "due:2026-10-10", "due:soon", "t:2026-12-01", "t:2026-12-09", "h:1", "h:0", "x:1",
+                     "Due:2026-12-01", "idue:2026-12-01", "12:30", "(B)", "t:", "tt:2026-12-09"]
+        let heads = ["", "(A) ", "(C) ", "x 2026-12-01 ", "2026-11-01 ", "(B) 2026-11-01 ", "  ", "\u{FEFF}"]
+        for iteration in 0..<settings.count {
+            var lines: [String] = []
+            for _ in 0..<Int(rng.next() % 12) {
+                var line = heads[Int(rng.next() % UInt64(heads.count))]
+                for _ in 0..<Int(rng.next() % 5) { line += words[Int(rng.next() % UInt64(words.count))] + " " }
+                lines.append(line)
+            }
+            let document = TodoDocument(lines.joined(separator: "\n"))
+            let result = Agenda(document: document, today: today, includesEverything: true)
+            var expected: [Int] = []
+            for index in 0..<document.lineCount {
+                let item = document.item(at: index)
+                if item.isTask, !item.isCompleted, !item.isHidden(on: today) { expected.append(index) }
+            }
+            let entries = result.groups.flatMap(\.entries)
+            #expect(entries.map(\.index).sorted() == expected, "seed \(settings.seed) iteration \(iteration): \(lines)")
+            for entry in entries {
+                let item = document.item(at: entry.index)
+                #expect(entry.due == item.due.value && entry.priority == item.priority, "seed \(settings.seed): \(item.text)")
+            }
+            let dated = entries.compactMap(\.daysFromToday)
+            #expect(dated == dated.sorted(), "seed \(settings.seed) iteration \(iteration)")
+        }
     }
 }
