@@ -64,8 +64,10 @@ enum AgendaAction {
         output.reserveCapacity(groups.reduce(0) { total, group in
             group.entries.reduce(total + 40) { $0 + ranges[$1.index].length + width + 20 }
         })
-        // The distance suffixes, made once per distinct distance.
+        // The distance suffixes, made once per distinct distance; the setting read once (the
+        // settings are a large value, copied on each read).
         var suffixes: [Int: [UInt8]] = [:]
+        let escapes = context.settings.escapeControls
         for (position, group) in groups.enumerated() {
             if headings {
                 if position > 0 { output.append(0x0A) }
@@ -77,7 +79,7 @@ enum AgendaAction {
                 output.append(0x20)
                 let range = ranges[entry.index]
                 let text = bytes[range.start..<(range.start + range.length)]
-                if context.settings.escapeControls { output += TerminalText.escapingControls(text) } else { output += text }
+                if escapes { output += TerminalText.escapingControls(text) } else { output += text }
                 if let days = entry.daysFromToday {
                     if let suffix = suffixes[days] {
                         output += suffix
