@@ -25,7 +25,7 @@ final class HelpEndToEndTests: XCTestCase {
     func testHelpForTheUIListsItsKeys() {
         let run = Spawn.todo(["help", "ui"])
         XCTAssertEqual(run.status, 0, run.err)
-        XCTAssertTrue(run.out.hasPrefix("usage: todo ui [FILE]\n"), run.out)
+        XCTAssertTrue(run.out.hasPrefix("usage: todo ui [--view NAME] [FILE]\n"), run.out)
         XCTAssertTrue(run.out.contains("x or space done/not done"), run.out)
     }
 }

@@ -42,13 +42,24 @@ final class ReadmeWalkthroughTests: XCTestCase {
         XCTAssertEqual(done.count, 2, done.joined(separator: "\n"))
         XCTAssertTrue(done.contains { $0.hasPrefix("x 2025-11-29 2025-11-29 Water the plants +house rec:1w") && $0.hasSuffix("pri:B") })
         XCTAssertTrue(done.contains { $0.hasPrefix("x 2025-11-29 2025-11-29 Buy milk @shop uid:milk") })
-        // Open: plumber, passport, and the next plants instance (priority kept) due a week later, fresh uid.
-        XCTAssertEqual(todo.count, 3, todo.joined(separator: "\n"))
+        // Open: plumber, passport, the next plants instance (priority kept) due a week later with a fresh
+        // uid, and the rent task added last.
+        XCTAssertEqual(todo.count, 4, todo.joined(separator: "\n"))
         XCTAssertTrue(todo[0].hasPrefix("(A) 2025-11-29 Call the plumber +house @phone due:2026-12-01 uid:"))
         XCTAssertTrue(todo[1].hasPrefix("2025-11-29 Renew passport +travel t:2027-01-15 uid:"))
         XCTAssertTrue(todo[2].hasPrefix("(B) 2025-11-29 Water the plants +house rec:1w uid:"), todo[2])
         XCTAssertTrue(todo[2].contains("due:2025-12-06"), todo[2])
-        // Every task has a uid; `todo uid` lists them all.
-        XCTAssertEqual(outputs.last?.split(separator: "\n").count, 3)
+        // Every task has a uid; `todo uid` lists them all (before the rent task is added).
+        let uids = try XCTUnwrap(commands.firstIndex(of: "todo uid"))
+        XCTAssertEqual(outputs[uids].split(separator: "\n").count, 3)
+        // The rent task's relative due date was written as tomorrow's date.
+        XCTAssertTrue(todo[3].hasPrefix("2025-11-29 Pay the rent +house due:2025-11-30 uid:"), todo[3])
+        // The agenda: tomorrow (a Sunday), the plants a week from today, the plumber later; the
+        // passport waits for its threshold.
+        let agenda = try XCTUnwrap(commands.firstIndex(of: "todo agenda"))
+        let sections = outputs[agenda].split(separator: "\n").filter { $0.first?.isNumber != true }
+        XCTAssertEqual(sections, ["Sun 2025-11-30", "Sat 2025-12-06", "Later"], outputs[agenda])
+        XCTAssertTrue(outputs[agenda].contains("4 2025-11-29 Pay the rent +house due:2025-11-30"), outputs[agenda])
+        XCTAssertFalse(outputs[agenda].contains("passport"), outputs[agenda])
     }
 }

@@ -236,7 +236,7 @@ final class UITests: XCTestCase {
         let cases: [(String, String, Int32)] = [
             (directory + "/missing/todo.txt", "todo: ui: cannot watch \(directory)/missing/todo.txt: directory \(directory)/missing: No such file or directory", 1),
             (directory, "todo: \(directory): is a directory", 1),
-            ("--bogus", "todo: unknown option --bogus; usage: todo ui [FILE]", 2)]
+            ("--bogus", "todo: unknown option --bogus; usage: todo ui [--view NAME] [FILE]", 2)]
         for (argument, message, status) in cases {
             let environment = ["HOME": directory, "TERM": "xterm", "LC_ALL": "C.UTF-8"]
             let ui = try XCTUnwrap(PseudoTerminalProcess([Spawn.todo, "ui", argument], environment: environment))

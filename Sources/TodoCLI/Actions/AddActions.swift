@@ -10,7 +10,8 @@ enum AddActions {
         let usage = "\(invocation.programName) add TEXT"
         let text = TodoShActions.taskText(arguments)
         guard !TaskActions.isBlank(text) else { throw .usage("the task text is empty; usage: \(usage)") }
-        return try append([text], to: invocation.todoFilePath(), action: "add", &invocation)
+        return try append([try RelativeDateInput.resolve(text, action: "add", invocation)], to: invocation.todoFilePath(),
+                          action: "add", &invocation)
     }
 
     /// `addm TEXT`: one task per line of TEXT; empty lines are skipped (as todo.sh does), a line of
@@ -27,7 +28,7 @@ enum AddActions {
             guard !TaskActions.isBlank(cleaned) else {
                 throw .usage("line \(number + 1) of the text is blank; usage: \(usage)")
             }
-            lines.append(cleaned)
+            lines.append(try RelativeDateInput.resolve(cleaned, action: "addm", invocation))
         }
         guard !lines.isEmpty else { throw .usage("the task text is empty; usage: \(usage)") }
         return try append(lines, to: invocation.todoFilePath(), action: "addm", &invocation)
@@ -42,8 +43,9 @@ enum AddActions {
         let text = TodoShActions.taskText(Array(arguments.dropFirst()))
         guard !TaskActions.isBlank(text) else { throw .usage("the task text is empty; usage: \(usage)") }
         let path = arguments[0].hasPrefix("/") ? arguments[0] : FileAccess.directoryName(of: invocation.todoFilePath()) + "/" + arguments[0]
+        let resolved = try RelativeDateInput.resolve(text, action: "addto", invocation)
         guard invocation.files.fileSystem.exists(path) else { throw .failure("\(path): no such file (addto adds to an existing file)") }
-        return try append([text], to: path, action: "addto", &invocation)
+        return try append([resolved], to: path, action: "addto", &invocation)
     }
 
     /// Appends the tasks for `texts` to `path` and reports each as todo.sh does (`N text`,

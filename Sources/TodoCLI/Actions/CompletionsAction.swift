@@ -6,7 +6,8 @@ import TodoTxt
 ///
 /// What the file holds is completed live, through hidden actions run by the name being completed
 /// (so `todo.sh` completes from its config's file): `__complete-words` prints every `+project` and
-/// `@context`, `__complete-tasks` every task's uid (or line number, for a task without one) and text.
+/// `@context`, `__complete-tasks` every task's uid (or line number, for a task without one) and text,
+/// `__complete-views` the names of the saved views (`ViewAction.namesSpec`).
 enum CompletionsAction {
     static let shells = ["bash", "zsh", "fish"]
 
@@ -124,6 +125,7 @@ enum CompletionsAction {
                 case .shells: return "COMPREPLY=( $(compgen -W 'bash zsh fish' -- \"$cur\" || :) )"
                 case .actions: return "COMPREPLY=( $(compgen -W \"$actions\" -- \"$cur\" || :) )"
                 case .task, .tasks: return "_todo_tasks"
+                case .views: return "COMPREPLY=( $(compgen -W \"$(\"$program\" __complete-views 2>/dev/null)\" -- \"$cur\" || :) )"
                 case .nothing, .projectsAndContexts: return "COMPREPLY=()"
                 }
             }
@@ -206,6 +208,7 @@ enum CompletionsAction {
                 case .shells: return "compadd bash zsh fish"
                 case .actions: return "_describe 'action' actions"
                 case .task, .tasks: return "_todo_tasks"
+                case .views: return "compadd -- ${(f)\"$(${words[1]} __complete-views 2>/dev/null)\"}"
                 case .nothing, .projectsAndContexts: return ":"
                 }
             }
@@ -320,6 +323,7 @@ enum CompletionsAction {
                     let flags: String
                     switch completion {
                     case .task, .tasks: flags = "-k -a '(\(program) __complete-tasks 2>/dev/null)'"
+                    case .views: flags = "-a '(\(program) __complete-views 2>/dev/null)'"
                     case .files: flags = "-F"
                     case .shells: flags = "-a 'bash zsh fish'"
                     case .actions: flags = "-a '\(visibleActions.flatMap(names).joined(separator: " "))'"

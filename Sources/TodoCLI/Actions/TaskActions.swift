@@ -40,7 +40,7 @@ enum TaskActions {
         guard !isBlank(text), name != "replace" || TodoItem(text).hasDescription else {
             throw usageError("the text is empty", name, invocation)
         }
-        return (TodoFileEdit(invocation), words[0], text)
+        return (TodoFileEdit(invocation), words[0], try RelativeDateInput.resolve(text, action: name, invocation))
     }
 
     /// The addresses of `do`, `undo`, `depri` (the words after the declared options, each split at

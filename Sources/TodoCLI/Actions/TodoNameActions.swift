@@ -234,6 +234,7 @@ enum TodoNameActions {
         settings.showHidden = invocation.showAll
         settings.escapeControls = invocation.io.outputIsTerminal
         settings.plainTextTerms = true
+        settings.relativeDates = settings.rules.resolvesRelativeDates && value("TODO_RELATIVE_DATES", default: "1") != "0"
         settings.hideCustomSubstitution = config["HIDE_CUSTOM_SUBSTITUTION"] ?? ""
         settings.sentenceDelimiters = settings.variables["SENTENCE_DELIMITERS"] ?? ",.:;"
         settings.sigilValidPattern = config["TODOTXT_SIGIL_VALID_PATTERN"].flatMap { $0.isEmpty ? nil : $0 } ?? ".*"

@@ -40,8 +40,8 @@ struct ActionSpec: Sendable {
     var notes: [String] = []
 
     /// What completes an action's words: `task` the first only (`append NR TEXT`), `tasks` every one
-    /// (`do NR…`).
-    enum Completion: Sendable { case nothing, files, task, tasks, projectsAndContexts, shells, actions }
+    /// (`do NR…`), `views` the saved views' names (`view NAME`).
+    enum Completion: Sendable { case nothing, files, task, tasks, projectsAndContexts, shells, actions, views }
 
     /// The headings of `--help`, in order.
     enum Group: String, Sendable, CaseIterable {
@@ -167,10 +167,13 @@ struct ActionSpec: Sendable {
 enum ActionTable {
     static let all: [ActionSpec] = TodoNameActions.specs + [
         UndoAction.spec, EditAction.spec, UIAction.spec, ExportAction.spec, UIDAction.spec,
+        // Dates that plan (docs/todo-command.md, "The agenda", "Postponing", "Saved views").
+        AgendaAction.spec, PostponeAction.spec, ViewAction.spec,
         SortAction.spec, ArchiveAction.spec, WatchAction.spec, MergeAction.spec, ReconcileAction.spec,
         SyncAction.spec,
         WhereAction.spec, CommandAction.spec, HelpAction.spec, TodoShHelp.shortHelpSpec, VersionAction.spec,
         CompletionsAction.spec, CompletionsAction.wordsSpec, CompletionsAction.tasksSpec, CompletionsAction.addonsSpec,
+        ViewAction.namesSpec,
         ManPageAction.spec,
     ]
 

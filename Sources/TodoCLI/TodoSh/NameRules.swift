@@ -32,6 +32,11 @@ struct NameRules: Sendable, Equatable {
     /// Listing terms may be typed (`due:<=today`, `pri:A-C`, `a|b`: `TypedTerm`); else every term
     /// is text, as todo.sh's grep reads it.
     var typedTerms: Bool
+    /// The values of `due:`, `t:` and `until:` typed in an add or edit may be relative dates
+    /// (`due:tomorrow`), written as the day they name; a value that is no date is refused
+    /// (`RelativeDateTags`, docs/todo-command.md, "Dates relative to today"). `TODO_RELATIVE_DATES=0`
+    /// turns it off (`TodoShSettings.relativeDates`).
+    var resolvesRelativeDates: Bool = false
 
     /// todo.sh's behaviour, exactly (docs/todosh.md).
     static let todoSh = NameRules(ownMessages: false, strictFiles: false, refusesUnsafeFiles: false,
@@ -44,5 +49,5 @@ struct NameRules: Sendable, Equatable {
                                 checksSearchTerms: true, quietSilencesEveryReport: true,
                                 allOrNothingAddresses: true, movesEachTaskOnce: true,
                                 silentWhenNothingToDo: true, archivesAsTodoDoes: true,
-                                typedTerms: true)
+                                typedTerms: true, resolvesRelativeDates: true)
 }

@@ -84,6 +84,9 @@ struct TodoShSettings: Sendable {
     var listingSort: [ListingSortKey] = []
     /// `--group FIELD` of a listing: a heading per value, the tasks under it.
     var listingGroup: ListingGroup?
+    /// Date tags typed as relative dates are written as the day they name (`rules.resolvesRelativeDates`,
+    /// unless `TODO_RELATIVE_DATES=0`).
+    var relativeDates = false
 
     /// todo.sh's behaviour, or the `todo` name's.
 

@@ -33,10 +33,14 @@ extension UISession {
         }
     }
 
-    /// Adds `text` as `todo add` would: the same line (`AddActions.newLine`), a uid unused in the
+    /// Adds `typed` as `todo add` would (its relative dates resolved, `resolvingRelativeDates`): the same line (`AddActions.newLine`), a uid unused in the
     /// todo and done files; a text that is only a header (`(A)`) is as empty as none.
-    func add(_ text: String) {
+    func add(_ typed: String) {
         let creationDate = addsCreationDate ? today : nil
+        guard let text = resolvingRelativeDates(typed) else {
+            refusedField = .adding(LineEditor(typed))
+            return
+        }
         guard TodoItem(AddActions.newLine(Array(text.utf8), creationDate: creationDate, uid: nil, priorityOnAdd: nil)).hasDescription else {
             message = "the task text is empty; nothing added"
             return

@@ -98,10 +98,14 @@ extension UISession {
         mode = .editing(edit)
     }
 
-    /// Enter in the edit field: the task's line with the field's text, as a change of the line the
-    /// field was filled from.
+    /// Enter in the edit field: the task's line with the field's text (its newly typed relative
+    /// dates resolved), as a change of the line the field was filled from.
     func save(_ edit: UIEdit) {
-        let text = edit.editor.text
+        // Only what was typed is resolved: a date tag already in the task stays as it was.
+        guard let text = resolvingRelativeDates(edit.editor.text, keeping: edit.base) else {
+            refusedField = .editing(edit)
+            return
+        }
         let edited: [UInt8]
         do throws(TaskEditError) {
             edited = try TodoItem(edit.base).replacingDescription(with: Array(text.utf8))

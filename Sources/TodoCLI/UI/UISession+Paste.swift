@@ -9,7 +9,7 @@ extension UISession {
     /// Whether the status line is a field that takes typed (and pasted) text.
     var isTakingText: Bool {
         switch mode {
-        case .adding, .editing, .filtering: return true
+        case .adding, .editing, .filtering, .choosingView: return true
         case .list, .confirmingDelete, .choosingPriority, .offeringAdd, .resolvingEdit, .help: return false
         }
     }

@@ -7,17 +7,20 @@ import TodoTxt
 /// it is then; changes made by anything else arrive through the file watcher and are shown, with
 /// the selection kept on the same task.
 enum UIAction {
+    static let view = ActionOption.valued("--view", value: "NAME", meaning: "start filtered by the terms of the saved view NAME (views.txt).")
+
     static let spec = ActionSpec(
-        name: "ui", arguments: "[FILE]",
+        name: "ui", options: [view], arguments: "[FILE]",
         summary: "A live full-screen list: move, complete, add, edit, filter; changes made elsewhere show at once.",
         completes: .files,
         group: .listing, notes: [
             "Keys: j/k or arrows move, x or space done/not done, a add, e or Enter edit, d delete,",
-            "      p then a letter priority, / filter, u undo, s sort, ? all keys, q quit.",
+            "      p then a letter priority, / filter, v a saved view, u undo, s sort, ? all keys, q quit.",
             "-a, --all: also the tasks hidden by h:1 or by a t: threshold in the future.",
         ],
         parsed: { invocation, parsed, _ throws(CLIError) in
-            try UISession.run(invocation, path: invocation.todoFilePath(explicit: parsed.positionals.first))
+            let filter = try parsed.values["--view"].map { name throws(CLIError) in try UISession.viewFilter(named: name, invocation) }
+            return try UISession.run(invocation, path: invocation.todoFilePath(explicit: parsed.positionals.first), filter: filter)
         }).available(.todoOnly)
 }
 
@@ -34,6 +37,7 @@ final class UISession {
         case editing(UIEdit)
         case resolvingEdit(UIEditConflict)
         case filtering(LineEditor)
+        case choosingView(LineEditor)
         case confirmingDelete(TaskIdentity)
         case choosingPriority(TaskIdentity)
         case offeringAdd(String)
@@ -49,6 +53,11 @@ final class UISession {
     var mode = Mode.list
     var message = ""
     var undoSteps: [UndoStep] = []
+    /// The saved views' names, read when `v` asks for one.
+    var viewNames: [String] = []
+    /// An add or edit refused for a value that is not a date (`resolvingRelativeDates`): `a`, or `e`
+    /// on the same task, opens it again as it was typed.
+    var refusedField: Mode?
     var decoder = KeyDecoder()
     var uids: UIDRandomness
     /// What `todo add` puts on a new task (a creation date, a uid, `TODOTXT_PRIORITY_ON_ADD`), from
@@ -71,7 +80,7 @@ final class UISession {
         list = TaskList(document: file.document, today: today, showHidden: invocation.showAll)
     }
 
-    static func run(_ invocation: Invocation, path: String) throws(CLIError) -> Int32 {
+    static func run(_ invocation: Invocation, path: String, filter: String? = nil) throws(CLIError) -> Int32 {
         guard let terminal = TerminalSession() else {
             throw .failure("ui needs a terminal: standard input is not one")
         }
@@ -95,7 +104,9 @@ final class UISession {
         } catch {
             throw .failure("ui: \(error.message)")
         }
-        return UISession(invocation: invocation, file: file, inbox: inbox, terminal: terminal).loop()
+        let session = UISession(invocation: invocation, file: file, inbox: inbox, terminal: terminal)
+        if let filter { session.list.setFilter(filter) }
+        return session.loop()
     }
 
     // MARK: - The loop
@@ -166,6 +177,7 @@ final class UISession {
         case .editing(let edit): return .prompt(label: "edit: ", editor: edit.editor)
         case .resolvingEdit(let conflict): return .message(conflict.question)
         case .filtering(let editor): return .prompt(label: "/", editor: editor)
+        case .choosingView(let editor): return .prompt(label: viewPromptLabel, editor: editor)
         case .confirmingDelete: return .message("delete this task? (y/n)")
         case .choosingPriority: return .message("priority: a letter A-Z, space for none")
         // The question first: a narrow screen cuts the text, never the (y/n).
@@ -216,6 +228,7 @@ final class UISession {
             }
         case .editing(let edit): handleEditing(key, edit)
         case .resolvingEdit(let conflict): resolveEdit(key, conflict)
+        case .choosingView(let editor): handleChoosingView(key, editor)
         case .filtering(var editor):
             switch key {
             case .enter:
@@ -245,14 +258,15 @@ final class UISession {
         case .pageUp: list.move(by: -page)
         case .character("x"), .character(" "):
             if let task = list.selectedTask { toggle(task) }
-        case .character("a"): mode = .adding(LineEditor())
+        case .character("a"): openAddField()
         case .character("e"), .enter:
-            if let task = list.selectedTask { mode = .editing(UIEdit(task, in: list.document)) }
+            if let task = list.selectedTask { openEditField(task) }
         case .character("d"):
             if let task = list.selectedTask { mode = .confirmingDelete(task) }
         case .character("p"):
             if let task = list.selectedTask { mode = .choosingPriority(task) }
         case .character("/"): mode = .filtering(LineEditor(list.filterText))
+        case .character("v"): startChoosingView()
         case .escape: list.setFilter("")
         case .character("u"): undo()
         case .character("s"): sort()
