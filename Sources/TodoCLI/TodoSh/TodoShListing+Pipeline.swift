@@ -25,9 +25,10 @@ extension TodoShListing {
                     let range = ranges[index]
                     if isBlank(buffer, range.start, range.length) { continue }
                     total += 1
-                    if hideHidden && isHiddenTask(lines.text(index), today: today) { continue }
                     let entry = Entry(number: index + 1, filterNumber: index + 1, start: range.start, length: range.length)
+                    // The terms before the hidden test: most lines fail a term, and the answer is the same.
                     if !filters.isEmpty, !filters.accepts(entry, lines.bytes, width: width, scratch: &scratch) { continue }
+                    if hideHidden && isHiddenTask(lines.text(index), today: today) { continue }
                     if let extraFilter, !extraFilter(lines.text(index)) { continue }
                     entries.append(entry)
                 }
@@ -348,9 +349,15 @@ extension TermFilter {
     }
 
     /// Whether the listing line of `entry` (`<padded number> <text>`, the text todo.sh's grep sees)
-    /// passes every term.
+    /// passes every term. The line is built (into `scratch`) only when a term needs it
+    /// (`needsListingLine`); plain terms that can only match the text are searched in the text as
+    /// it lies in `bytes`, with `scratch` as their folding space.
     func accepts(_ entry: TodoShListing.Entry, _ bytes: [UInt8], width: Int, scratch: inout [UInt8]) -> Bool {
         guard !isEmpty else { return true }
+        let textPasses = bytes.withUnsafeBufferPointer { buffer in
+            acceptsText(UnsafeBufferPointer(rebasing: buffer[entry.start..<(entry.start + entry.length)]), scratch: &scratch)
+        }
+        guard textPasses, needsListingLine else { return textPasses }
         scratch.removeAll(keepingCapacity: true)
         var digits = 1
         var rest = entry.filterNumber / 10
@@ -359,6 +366,8 @@ extension TermFilter {
         TodoShListing.appendNumber(entry.filterNumber, width: 0, to: &scratch)
         scratch.append(0x20)
         scratch += bytes[entry.start..<(entry.start + entry.length)]
-        return accepts(scratch)
+        // Folding space for a plain term with a digit or a space, allocated only if one must fold.
+        var folding: [UInt8] = []
+        return acceptsListingLine(scratch, scratch: &folding)
     }
 }

@@ -6,18 +6,19 @@
 /// ignoring case and diacritics instead (`cafe` finds `Café`); see docs/todo-command.md.
 package struct TermFilter {
     var terms: [(regex: BasicRegex, exclude: Bool)] = []
-    var plainTerms: [(needle: [UInt8], exclude: Bool)] = []
+    var plainTerms: [PlainTerm] = []
 
     package init(_ arguments: [String], plainText: Bool = false) {
         for argument in arguments {
             let exclude = argument.hasPrefix("-")
             let term = exclude ? String(argument.dropFirst()) : argument
             if plainText, !term.isEmpty, !term.utf8.contains(where: { Self.metacharacters.contains($0) }) {
-                plainTerms.append((TextFolding.folded(Array(term.utf8)), exclude))
+                plainTerms.append(PlainTerm(folded: TextFolding.folded(Array(term.utf8)), exclude: exclude))
             } else {
                 terms.append((BasicRegex(term, ignoreCase: true), exclude))
             }
         }
+        needsListingLine = !terms.isEmpty || plainTerms.contains { !$0.matchesTextOnly }
     }
 
     /// `. [ ] * ^ $ \`: a term holding one keeps todo.sh's basic-regex meaning.
@@ -28,10 +29,35 @@ package struct TermFilter {
     /// Whether `line` passes every term.
     package func accepts(_ line: [UInt8]) -> Bool {
         for term in terms where term.regex.matches(line) == term.exclude { return false }
-        if !plainTerms.isEmpty {
-            let folded = TextFolding.folded(line)
-            for term in plainTerms where TextFolding.contains(folded, term.needle) == term.exclude { return false }
+        guard !plainTerms.isEmpty else { return true }
+        var scratch: [UInt8] = []
+        return line.withUnsafeBufferPointer { buffer in
+            plainTerms.allSatisfy { $0.occurs(in: buffer, scratch: &scratch) != $0.exclude }
+        }
+    }
+
+    // MARK: Listings: the task's text first, the whole listing line only when a term needs it
+
+    /// Whether some term must see the whole listing line (`<padded number> <text>`): a regex term,
+    /// or a plain term holding a digit or a space. When false, `acceptsText` alone decides, and a
+    /// listing need not build the line.
+    package private(set) var needsListingLine = false
+
+    /// For a listing: whether the task's `text` passes every plain term that can only match within
+    /// the text (`PlainTerm.matchesTextOnly`). `scratch` is the caller's, reused from line to line.
+    /// A line passes all terms when this and `acceptsListingLine` both say so.
+    package func acceptsText(_ text: UnsafeBufferPointer<UInt8>, scratch: inout [UInt8]) -> Bool {
+        for term in plainTerms where term.matchesTextOnly && term.occurs(in: text, scratch: &scratch) == term.exclude {
+            return false
         }
         return true
+    }
+
+    /// For a listing: whether the whole listing `line` passes every term that `acceptsText` leaves out.
+    package func acceptsListingLine(_ line: [UInt8], scratch: inout [UInt8]) -> Bool {
+        for term in terms where term.regex.matches(line) == term.exclude { return false }
+        return line.withUnsafeBufferPointer { buffer in
+            plainTerms.allSatisfy { $0.matchesTextOnly || $0.occurs(in: buffer, scratch: &scratch) != $0.exclude }
+        }
     }
 }

@@ -14,10 +14,21 @@ enum TextFolding {
         return bases
     }()
 
+    /// `latinBases` as bytes, for folding without a String per character.
+    private static let latinBaseBytes: [[UInt8]] = latinBases.map { Array($0.utf8) }
+
     /// `bytes` folded: ASCII lower-cased, Latin diacritics removed.
     static func folded(_ bytes: some Collection<UInt8>) -> [UInt8] {
         let input = Array(bytes)
         var out: [UInt8] = []
+        input.withUnsafeBufferPointer { fold($0, into: &out) }
+        return out
+    }
+
+    /// Replaces the contents of `out` with `input` folded (as `folded`), reusing its storage: the
+    /// form for folding line after line without an allocation per line.
+    static func fold(_ input: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
         out.reserveCapacity(input.count)
         var index = 0
         while index < input.count {
@@ -31,8 +42,8 @@ enum TextFolding {
             if (0xC3...0xC5).contains(byte), index + 1 < input.count, input[index + 1] & 0xC0 == 0x80 {
                 let scalar = (Int(byte & 0x1F) << 6) | Int(input[index + 1] & 0x3F)
                 let position = scalar - 0xC0
-                if position >= 0, position < latinBases.count, !latinBases[position].isEmpty {
-                    out += Array(latinBases[position].utf8)
+                if position >= 0, position < latinBaseBytes.count, !latinBaseBytes[position].isEmpty {
+                    out += latinBaseBytes[position]
                     index += 2
                     continue
                 }
@@ -40,7 +51,6 @@ enum TextFolding {
             out.append(byte)
             index += 1
         }
-        return out
     }
 
     /// Whether `needle` occurs in `haystack` (both already folded).
