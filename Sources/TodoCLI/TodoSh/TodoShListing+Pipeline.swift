@@ -50,11 +50,15 @@ extension TodoShListing {
     /// Whether a task is hidden from `todo` listings today: `h:1`, or a `t:` threshold in the future
     /// (docs/format.md section 6). Lines without `h:` or `t:` are not parsed at all.
     static func isHiddenTask(_ text: ArraySlice<UInt8>, today: TodoDate) -> Bool {
-        var mayHaveTag = false
-        var previous: UInt8 = 0x20
-        for byte in text {
-            if byte == 0x3A && (previous == 0x68 || previous == 0x74) { mayHaveTag = true; break }
-            previous = byte
+        // A colon after `h` or `t` (a vector search for the colons: most lines have one or two).
+        let mayHaveTag = text.withUnsafeBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return false }
+            var colon = ByteSearch.firstIndex(of: 0x3A, in: base, from: 1, to: buffer.count)
+            while colon < buffer.count {
+                if base[colon - 1] == 0x68 || base[colon - 1] == 0x74 { return true }
+                colon = ByteSearch.firstIndex(of: 0x3A, in: base, from: colon + 1, to: buffer.count)
+            }
+            return false
         }
         return mayHaveTag && TodoItem(text).isHidden(on: today)
     }
