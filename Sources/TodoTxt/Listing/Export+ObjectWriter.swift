@@ -36,8 +36,11 @@ struct JSONObjectWriter {
     /// Writes a non-negative integer in decimal, as `String(number)` spells it.
     mutating func decimal(_ number: Int) {
         var digits = 1
-        var rest = number / 10
-        while rest > 0 { digits += 1; rest /= 10 }
+        var power = 10
+        while digits < 19 && number >= power {
+            digits += 1
+            power &*= 10
+        }
         var value = number
         var position = out + digits
         repeat {
@@ -115,7 +118,10 @@ struct JSONObjectWriter {
     /// are deduplicated by bytes, which for ASCII is String equality; tags are grouped by key in
     /// the order keys first appear, values in line order. `fields` is the caller's scratch.
     /// `readable` (at least `line.count`): how many bytes from the line's start may be loaded.
-    mutating func object(_ line: UnsafeBufferPointer<UInt8>, readable: Int, number: Int, fields: inout [BodyFieldRange]) {
+    /// `fields`: scratch for at least `line.count / 2 + 1` fields (a field is at least two bytes
+    /// and words are apart).
+    mutating func object(_ line: UnsafeBufferPointer<UInt8>, readable: Int, number: Int,
+                         fields scratch: UnsafeMutablePointer<BodyFieldRange>) {
         guard let base = line.baseAddress else {
             raw("{\"line\":")
             decimal(number)
@@ -141,15 +147,19 @@ struct JSONObjectWriter {
         date(base, header.creationDate == nil ? nil : header.creationDateOffset)
         raw(",\"body\":")
         string(base, readable: readable, header.isBlank ? 0 : header.bodyOffset, header.isBlank ? 0 : line.count)
-        fields.removeAll(keepingCapacity: true)
-        if !header.isBlank { TodoItem.scanFields(in: line, from: header.bodyOffset) { fields.append($0) } }
-        fields.withUnsafeBufferPointer { fields in
-            names(base, readable: readable, fields, .project, key: ",\"projects\":[")
-            names(base, readable: readable, fields, .context, key: ",\"contexts\":[")
-            tags(base, readable: readable, fields)
-            raw("},\"uid\":")
-            uid(base, readable: readable, fields)
+        var count = 0
+        if !header.isBlank {
+            TodoItem.scanFields(in: line, from: header.bodyOffset) { field in
+                (scratch + count).initialize(to: field)
+                count += 1
+            }
         }
+        let fields = UnsafeBufferPointer(start: scratch, count: count)
+        names(base, readable: readable, fields, .project, key: ",\"projects\":[")
+        names(base, readable: readable, fields, .context, key: ",\"contexts\":[")
+        tags(base, readable: readable, fields)
+        raw("},\"uid\":")
+        uid(base, readable: readable, fields)
         byte(0x7D)
     }
 

@@ -21,7 +21,10 @@ extension TodoDocument {
     /// U+FFFD. For ASCII text both give the same bytes. Each piece is one allocation, sized for the
     /// worst case of the lines it takes (`JSONObjectWriter.bound`), so no line checks capacity.
     public func exportJSONLines(chunkBytes: Int = 1 << 16, _ emit: ([UInt8]) -> Void) {
-        var fields: [BodyFieldRange] = []
+        // Field scratch for the longest line seen so far (`JSONObjectWriter.object`'s requirement).
+        var fieldCapacity = 64
+        var fields = UnsafeMutablePointer<BodyFieldRange>.allocate(capacity: fieldCapacity)
+        defer { fields.deallocate() }
         storage.withUnsafeBufferPointer { stored in
             edits.withUnsafeBufferPointer { edited in
                 records.withUnsafeBufferPointer { records in
@@ -40,7 +43,12 @@ extension TodoDocument {
                                 if ByteScanning.isASCII(line) {
                                     // Up to the end of the buffer the line lies in: strings are read eight bytes at a time.
                                     let readable = record.start >= 0 ? stored.count - record.start : edited.count - (-1 - record.start)
-                                    writer.object(line, readable: readable, number: index + 1, fields: &fields)
+                                    if line.count / 2 + 1 > fieldCapacity {
+                                        fields.deallocate()
+                                        fieldCapacity = line.count / 2 + 1
+                                        fields = UnsafeMutablePointer<BodyFieldRange>.allocate(capacity: fieldCapacity)
+                                    }
+                                    writer.object(line, readable: readable, number: index + 1, fields: fields)
                                 } else {
                                     TodoDocument.jsonObject(for: item(at: index), line: index + 1).withUnsafeBufferPointer {
                                         if let bytes = $0.baseAddress { writer.copy(bytes, $0.count) }
