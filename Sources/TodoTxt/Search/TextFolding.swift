@@ -4,7 +4,7 @@
 /// letters with diacritics of Latin-1 Supplement and Latin Extended-A (U+00C0–U+017F, which cover
 /// the languages written with them in Western, Central and Northern Europe) map to their base
 /// letter (`É` → `e`, `ß` → `ss`, `Ł` → `l`, `Œ` → `oe`). Other characters compare as they are.
-enum TextFolding {
+package enum TextFolding {
     /// Base letters for U+00C0…U+017F, one entry per code point ("" keeps the character).
     private static let latinBases: [String] = {
         let latin1 = "a a a a a a ae c e e e e i i i i d n o o o o o  o u u u u y th ss a a a a a a ae c e e e e i i i i d n o o o o o  o u u u u y th y"
@@ -18,7 +18,7 @@ enum TextFolding {
     private static let latinBaseBytes: [[UInt8]] = latinBases.map { Array($0.utf8) }
 
     /// `bytes` folded: ASCII lower-cased, Latin diacritics removed.
-    static func folded(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    package static func folded(_ bytes: some Collection<UInt8>) -> [UInt8] {
         let input = Array(bytes)
         var out: [UInt8] = []
         input.withUnsafeBufferPointer { fold($0, into: &out) }
@@ -54,7 +54,7 @@ enum TextFolding {
     }
 
     /// Whether `needle` occurs in `haystack` (both already folded).
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    package static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         guard !needle.isEmpty else { return true }
         guard haystack.count >= needle.count else { return false }
         let first = needle[0]
