@@ -5,7 +5,7 @@
 /// With `plainText` (the `todo` name), a term without regex metacharacters is matched as plain text
 /// ignoring case and diacritics instead (`cafe` finds `Café`); see docs/todo-command.md.
 package struct TermFilter {
-    var terms: [(regex: BasicRegex, exclude: Bool)] = []
+    var terms: [RegexTerm] = []
     var plainTerms: [PlainTerm] = []
 
     package init(_ arguments: [String], plainText: Bool = false) {
@@ -15,7 +15,7 @@ package struct TermFilter {
             if plainText, !term.isEmpty, !term.utf8.contains(where: { Self.metacharacters.contains($0) }) {
                 plainTerms.append(PlainTerm(folded: TextFolding.folded(Array(term.utf8)), exclude: exclude))
             } else {
-                terms.append((BasicRegex(term, ignoreCase: true), exclude))
+                terms.append(RegexTerm(regex: BasicRegex(term, ignoreCase: true), exclude: exclude))
             }
         }
         needsListingLine = !terms.isEmpty || plainTerms.contains { !$0.matchesTextOnly }
@@ -28,7 +28,7 @@ package struct TermFilter {
 
     /// Whether `line` passes every term.
     package func accepts(_ line: [UInt8]) -> Bool {
-        for term in terms where term.regex.matches(line) == term.exclude { return false }
+        guard regexTermsAccept(line) else { return false }
         guard !plainTerms.isEmpty else { return true }
         var scratch: [UInt8] = []
         return line.withUnsafeBufferPointer { buffer in
@@ -55,9 +55,31 @@ package struct TermFilter {
 
     /// For a listing: whether the whole listing `line` passes every term that `acceptsText` leaves out.
     package func acceptsListingLine(_ line: [UInt8], scratch: inout [UInt8]) -> Bool {
-        for term in terms where term.regex.matches(line) == term.exclude { return false }
+        guard regexTermsAccept(line) else { return false }
         return line.withUnsafeBufferPointer { buffer in
             plainTerms.allSatisfy { $0.matchesTextOnly || $0.occurs(in: buffer, scratch: &scratch) != $0.exclude }
         }
     }
+
+    /// Whether `line` passes every regex term.
+    private func regexTermsAccept(_ line: [UInt8]) -> Bool {
+        for term in terms where !term.passes(line) { return false }
+        return true
+    }
+}
+
+/// A regex term, held by reference: a listing tests it on every line, and copying a `BasicRegex`
+/// (as iterating an array of them by value does) retains each of its tables, per line (a quarter
+/// of a regex listing's profile).
+final class RegexTerm {
+    let regex: BasicRegex
+    let exclude: Bool
+
+    init(regex: BasicRegex, exclude: Bool) {
+        self.regex = regex
+        self.exclude = exclude
+    }
+
+    /// Whether `line` passes the term: the regex matches it, or for `-TERM` does not.
+    func passes(_ line: [UInt8]) -> Bool { regex.matches(line) != exclude }
 }
