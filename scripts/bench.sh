@@ -10,7 +10,8 @@
 #   todo-sort      whole process: `todo sort FILE` against the awk pair on 1M lines, and on 100 lines
 #   merge          three-way merge of 100k lines
 #   commands       whole process on 1M lines: `todo merge`, `reconcile`, `export` against `todo sort`
-#                  (≤ 3× its time and memory), `todo ls REGEX` against `grep -i` (≤ 5× its time)
+#                  (≤ 3× its time and memory), `todo ls REGEX` against `grep -i` (≤ 5× its time),
+#                  `todo ls garden` against `grep -in garden | sort -f` (≤ 2×), 10k-line listings (< 30 ms)
 #   watch-latency  `todo watch`: save → sorted file on disk
 #   todosh         `todo` as todo.sh against genuine todo.sh (/usr/bin/todo-txt or $TODOSH_GENUINE)
 #   write-path     `todo add`, `todo do N` against genuine todo.sh's, and `todo ls` peak memory, on 1M lines

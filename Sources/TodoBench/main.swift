@@ -2,7 +2,7 @@
 //
 //   TodoBench [--sizes 10k,100k,1M] [--seed N] [--runs N] [--sections name,name] [--strict]
 //   TodoBench todo-sort [--lines 1M] [--runs N] [--small-runs N] [--seed N] [--todo PATH]
-//   TodoBench commands [--lines 1M] [--runs N] [--seed N] [--todo PATH]
+//   TodoBench commands [--lines 1M] [--runs N] [--seed N] [--todo PATH] [--only merge,reconcile,export,regex,listing]
 //   TodoBench watch-latency | todosh [TODO_BINARY] | write-path [TODO_BINARY] | ui [TODO_BINARY] | merge | store
 //   TodoBench sync [TODO_BINARY]
 //
@@ -278,7 +278,7 @@ func runTodoSortCommand(_ arguments: ArraySlice<String>) -> Int32 {
     return ok ? 0 : 1
 }
 
-/// `TodoBench commands [--lines N] [--runs N] [--seed N] [--todo PATH]`, and its generating child
+/// `TodoBench commands [--lines N] [--runs N] [--seed N] [--todo PATH] [--only GROUP,…]`, and its generating child
 /// `TodoBench --generate-commands DIR --lines N --seed N`.
 func runCommandsCommand(_ arguments: ArraySlice<String>) -> Int32 {
     var options = CommandsBenchOptions()
@@ -303,6 +303,13 @@ func runCommandsCommand(_ arguments: ArraySlice<String>) -> Int32 {
             options.seed = seed
         case "--todo":
             todoBinary = value(argument)
+        case "--only":
+            let names = value(argument).split(separator: ",").map(String.init)
+            let groups = names.compactMap(CommandGroup.init(rawValue:))
+            guard groups.count == names.count, !groups.isEmpty else {
+                fail("--only needs groups from " + CommandGroup.allCases.map(\.rawValue).joined(separator: ","))
+            }
+            options.groups = Set(groups)
         default:
             fail("commands: unknown argument '\(argument)'")
         }

@@ -82,6 +82,11 @@ func checkFilter(_ bytes: [UInt8], _ log: inout FailureLog) {
                        "the plain-text fast path disagrees with the regex for \(quoted(input.pattern)) on line \(number + 1)")
             // Ignoring case and diacritics finds at least what ignoring ASCII case finds.
             if found { log.expect(asTodo.accepts(line) != input.excludes, "the `todo` plain term \(quoted(input.term)) misses line \(number + 1), which the regex matches") }
+            // The plain term's search (case-blind on the raw bytes first, the fold only after)
+            // against its definition: the folded term in the folded line.
+            let folded = TextFolding.contains(TextFolding.folded(line), TextFolding.folded(input.pattern))
+            log.expect(asTodo.accepts(line) == (folded != input.excludes),
+                       "the `todo` plain term \(quoted(input.term)) says \(asTodo.accepts(line)) on line \(number + 1), folding says \(folded != input.excludes)")
         } else {
             log.expect(asTodo.accepts(line) == asTodoSh.accepts(line),
                        "a term with metacharacters is read differently under `todo` for \(quoted(input.term)) on line \(number + 1)")

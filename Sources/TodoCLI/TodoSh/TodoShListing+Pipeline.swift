@@ -25,9 +25,10 @@ extension TodoShListing {
                     let range = ranges[index]
                     if isBlank(buffer, range.start, range.length) { continue }
                     total += 1
-                    if hideHidden && isHiddenTask(lines.text(index), today: today) { continue }
                     let entry = Entry(number: index + 1, filterNumber: index + 1, start: range.start, length: range.length)
+                    // The terms before the hidden test: most lines fail a term, and the answer is the same.
                     if !filters.isEmpty, !filters.accepts(entry, lines.bytes, width: width, scratch: &scratch) { continue }
+                    if hideHidden && isHiddenTask(lines.text(index), today: today) { continue }
                     if let extraFilter, !extraFilter(lines.text(index)) { continue }
                     entries.append(entry)
                 }
@@ -49,11 +50,15 @@ extension TodoShListing {
     /// Whether a task is hidden from `todo` listings today: `h:1`, or a `t:` threshold in the future
     /// (docs/format.md section 6). Lines without `h:` or `t:` are not parsed at all.
     static func isHiddenTask(_ text: ArraySlice<UInt8>, today: TodoDate) -> Bool {
-        var mayHaveTag = false
-        var previous: UInt8 = 0x20
-        for byte in text {
-            if byte == 0x3A && (previous == 0x68 || previous == 0x74) { mayHaveTag = true; break }
-            previous = byte
+        // A colon after `h` or `t` (a vector search for the colons: most lines have one or two).
+        let mayHaveTag = text.withUnsafeBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return false }
+            var colon = ByteSearch.firstIndex(of: 0x3A, in: base, from: 1, to: buffer.count)
+            while colon < buffer.count {
+                if base[colon - 1] == 0x68 || base[colon - 1] == 0x74 { return true }
+                colon = ByteSearch.firstIndex(of: 0x3A, in: base, from: colon + 1, to: buffer.count)
+            }
+            return false
         }
         return mayHaveTag && QueryFields.isHidden(text, on: today)
     }
@@ -361,12 +366,16 @@ extension TermFilter {
     }
 
     /// Whether the listing line of `entry` (`<padded number> <text>`, the text todo.sh's grep sees)
-    /// passes every term. Typed terms read the task's bytes in place; the numbered line is built
-    /// only for terms that read text.
+    /// passes every term. Typed terms read the task's bytes in place; the line is built (into
+    /// `scratch`) only when a term needs it (`needsListingLine`); plain terms that can only match the
+    /// text are searched in the text as it lies in `bytes`, with `scratch` as their folding space.
     func accepts(_ entry: TodoShListing.Entry, _ bytes: [UInt8], width: Int, scratch: inout [UInt8]) -> Bool {
         guard !isEmpty else { return true }
         if !acceptsTask(bytes[entry.start..<(entry.start + entry.length)]) { return false }
-        guard readsText else { return true }
+        let textPasses = bytes.withUnsafeBufferPointer { buffer in
+            acceptsText(UnsafeBufferPointer(rebasing: buffer[entry.start..<(entry.start + entry.length)]), scratch: &scratch)
+        }
+        guard textPasses, needsListingLine else { return textPasses }
         scratch.removeAll(keepingCapacity: true)
         var digits = 1
         var rest = entry.filterNumber / 10
@@ -375,6 +384,8 @@ extension TermFilter {
         TodoShListing.appendNumber(entry.filterNumber, width: 0, to: &scratch)
         scratch.append(0x20)
         scratch += bytes[entry.start..<(entry.start + entry.length)]
-        return acceptsText(scratch)
+        // Folding space for a plain term with a digit or a space, allocated only if one must fold.
+        var folding: [UInt8] = []
+        return acceptsListingLine(scratch, scratch: &folding)
     }
 }

@@ -34,25 +34,27 @@ extension TodoShListing {
         let after = settings.sigilAfterPattern.isEmpty
             ? nil : BasicRegex(bytes: Array(settings.sigilAfterPattern.utf8) + [0x24], ignoreCase: false)
         let valid = BasicRegex(bytes: [0x5C, sigil] + Array(settings.sigilValidPattern.utf8), ignoreCase: false)
-        var tokens = Set<[UInt8]>()
+        // The distinct words first (the same project recurs on many lines), each then cut by the
+        // patterns and checked once.
+        var words = Set<ArraySlice<UInt8>>()
         for path in sourceFiles(context) {
             let document = try context.document(path)
             for index in 0..<document.lineCount {
-                let line = Array(document.content(at: index))
-                if !filters.isEmpty && !filters.accepts(line) { continue }
-                for word in line.split(separator: 0x20) {
-                    // grep -o '[^ ]*SIGIL[^ ]\+': the word, if a sigil has something after it.
-                    guard let position = word.firstIndex(of: sigil), position < word.endIndex - 1 else { continue }
-                    var token = Array(word)
-                    if let before, let range = before.firstMatch(in: token, from: 0) {
-                        token.removeSubrange(range)
-                    }
-                    if let after, let range = after.firstMatch(in: token, from: 0) {
-                        token.removeSubrange(range)
-                    }
-                    if valid.matchesWhole(token) { tokens.insert(token) }
-                }
+                let line = document.content(at: index)
+                if !filters.isEmpty && !filters.accepts(Array(line)) { continue }
+                forEachSigilWord(line, sigil: sigil) { words.insert($0) }
             }
+        }
+        var tokens = Set<[UInt8]>()
+        for word in words {
+            var token = Array(word)
+            if let before, let range = before.firstMatch(in: token, from: 0) {
+                token.removeSubrange(range)
+            }
+            if let after, let range = after.firstMatch(in: token, from: 0) {
+                token.removeSubrange(range)
+            }
+            if valid.matchesWhole(token) { tokens.insert(token) }
         }
         var output: [UInt8] = []
         for token in tokens.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
@@ -60,5 +62,30 @@ extension TodoShListing {
             output.append(0x0A)
         }
         if !output.isEmpty { context.sayBytes(output) }
+    }
+
+    /// Calls `body` with each word of `line` (split at spaces) that holds `sigil` before its last
+    /// byte: what `grep -o '[^ ]*SIGIL[^ ]\+'` finds. Found from the sigils (a vector search),
+    /// not by visiting every word.
+    static func forEachSigilWord(_ line: ArraySlice<UInt8>, sigil: UInt8, _ body: (ArraySlice<UInt8>) -> Void) {
+        let start = line.startIndex
+        line.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let count = buffer.count
+            var wordEnd = 0
+            var index = ByteSearch.firstIndex(of: sigil, in: base, from: 0, to: count)
+            while index < count {
+                // The first sigil of a word (the search moves forward, and the word before ended
+                // at `wordEnd`): the word counts if it goes on after it.
+                if index >= wordEnd {
+                    var first = index
+                    while first > 0 && base[first - 1] != 0x20 { first -= 1 }
+                    wordEnd = index + 1
+                    while wordEnd < count && base[wordEnd] != 0x20 { wordEnd += 1 }
+                    if index < wordEnd - 1 { body(line[(start + first)..<(start + wordEnd)]) }
+                }
+                index = ByteSearch.firstIndex(of: sigil, in: base, from: index + 1, to: count)
+            }
+        }
     }
 }

@@ -56,15 +56,18 @@ enum TodoShListing {
         /// `fileStarts`: the ranges that begin a file (where a mark may be).
         mutating func droppingTerminatorsAndMark(fileStarts: Set<Int> = [0]) {
             bytes.withUnsafeBufferPointer { buffer in
-                for index in 0..<ranges.count {
-                    var range = ranges[index]
-                    if fileStarts.contains(index), range.length >= 3, buffer[range.start] == 0xEF,
-                       buffer[range.start + 1] == 0xBB, buffer[range.start + 2] == 0xBF {
-                        range.start += 3
-                        range.length -= 3
+                ranges.withUnsafeMutableBufferPointer { ranges in
+                    for index in fileStarts where index < ranges.count {
+                        let range = ranges[index]
+                        if range.length >= 3, buffer[range.start] == 0xEF, buffer[range.start + 1] == 0xBB,
+                           buffer[range.start + 2] == 0xBF {
+                            ranges[index] = (range.start + 3, range.length - 3)
+                        }
                     }
-                    if range.length > 0, buffer[range.start + range.length - 1] == 0x0D { range.length -= 1 }
-                    ranges[index] = range
+                    for index in 0..<ranges.count {
+                        let range = ranges[index]
+                        if range.length > 0, buffer[range.start + range.length - 1] == 0x0D { ranges[index].length -= 1 }
+                    }
                 }
             }
         }

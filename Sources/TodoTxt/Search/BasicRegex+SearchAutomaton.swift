@@ -100,40 +100,50 @@ extension BasicRegex {
         /// Whether the pattern matches anywhere in `text`.
         func matches(_ text: [UInt8]) -> Bool {
             if accepting[0] { return true }
-            return text.withUnsafeBufferPointer { buffer in
-                var state = 0
-                // Off the table (`state` < 0): the set the walk is at.
-                var set: [Int32] = []
-                var matcher: Matcher?
-                var position = 0
-                let count = buffer.count
-                while position < count {
-                    let byte = buffer[position]
-                    if byte < 0x80 && state >= 0 {
-                        state = Int(transitions[state &* 128 &+ Int(byte)])
-                        position += 1
-                        if accepting[state] { return true }
-                        continue
-                    }
-                    let real = matcher ?? Matcher(text: text, ignoreCase: ignoreCase, groupCount: 0)
-                    matcher = real
-                    let from = state >= 0 ? sets[state] : set
-                    let here = position
-                    let next = Self.step(from, code) { node, _ in real.single(node, at: here) != nil }
-                    position += BasicRegex.scalar(in: text, at: position).1
-                    if let known = stateOfSet[next] {
-                        state = Int(known)
-                        if accepting[state] { return true }
-                    } else {
-                        if next.contains(where: { if case .match = code[Int($0)] { return true } else { return false } }) {
-                            return true
-                        }
-                        state = -1
-                        set = next
-                    }
+            // The tables as buffers for the walk: element access to the arrays themselves cost a
+            // retain and a release per byte in a listing's profile.
+            return transitions.withUnsafeBufferPointer { transitions in
+                accepting.withUnsafeBufferPointer { accepting in
+                    text.withUnsafeBufferPointer { walk($0, text, transitions, accepting) }
                 }
-                return false
             }
+        }
+
+        /// `matches` on `text` (as `buffer`), with the tables as buffers.
+        private func walk(_ buffer: UnsafeBufferPointer<UInt8>, _ text: [UInt8], _ transitions: UnsafeBufferPointer<Int32>,
+                          _ accepting: UnsafeBufferPointer<Bool>) -> Bool {
+            var state = 0
+            // Off the table (`state` < 0): the set the walk is at.
+            var set: [Int32] = []
+            var matcher: Matcher?
+            var position = 0
+            let count = buffer.count
+            while position < count {
+                let byte = buffer[position]
+                if byte < 0x80 && state >= 0 {
+                    state = Int(transitions[state &* 128 &+ Int(byte)])
+                    position += 1
+                    if accepting[state] { return true }
+                    continue
+                }
+                let real = matcher ?? Matcher(text: text, ignoreCase: ignoreCase, groupCount: 0)
+                matcher = real
+                let from = state >= 0 ? sets[state] : set
+                let here = position
+                let next = Self.step(from, code) { node, _ in real.single(node, at: here) != nil }
+                position += BasicRegex.scalar(in: text, at: position).1
+                if let known = stateOfSet[next] {
+                    state = Int(known)
+                    if accepting[state] { return true }
+                } else {
+                    if next.contains(where: { if case .match = code[Int($0)] { return true } else { return false } }) {
+                        return true
+                    }
+                    state = -1
+                    set = next
+                }
+            }
+            return false
         }
 
         /// The set after one character: every thread at a consuming instruction whose test

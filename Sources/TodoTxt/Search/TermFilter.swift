@@ -10,8 +10,8 @@
 /// its text, and `-` in front of one is its plain negation (`-due:<today`: every task that is not
 /// overdue, undated ones included).
 package struct TermFilter {
-    var terms: [(regex: BasicRegex, exclude: Bool)] = []
-    var plainTerms: [(needle: [UInt8], exclude: Bool)] = []
+    var terms: [RegexTerm] = []
+    var plainTerms: [PlainTerm] = []
     var typedTerms: [(term: TypedTerm, exclude: Bool)] = []
     var today: TodoDate?
 
@@ -23,11 +23,12 @@ package struct TermFilter {
             if let today, let typed = TypedTerm(term) {
                 typedTerms.append((typed.resolved(today: today), exclude))
             } else if plainText, !term.isEmpty, !term.utf8.contains(where: { Self.metacharacters.contains($0) }) {
-                plainTerms.append((TextFolding.folded(Array(term.utf8)), exclude))
+                plainTerms.append(PlainTerm(folded: TextFolding.folded(Array(term.utf8)), exclude: exclude))
             } else {
-                terms.append((BasicRegex(term, ignoreCase: true), exclude))
+                terms.append(RegexTerm(regex: BasicRegex(term, ignoreCase: true), exclude: exclude))
             }
         }
+        needsListingLine = !terms.isEmpty || plainTerms.contains { !$0.matchesTextOnly }
     }
 
     /// `. [ ] * ^ $ \`: a term holding one keeps todo.sh's basic-regex meaning.
@@ -35,29 +36,69 @@ package struct TermFilter {
 
     package var isEmpty: Bool { terms.isEmpty && plainTerms.isEmpty && typedTerms.isEmpty }
 
-    /// Whether there are terms that read the listing line's text (regex or plain); typed terms read
-    /// only the task.
-    package var readsText: Bool { !terms.isEmpty || !plainTerms.isEmpty }
-
     /// Whether `line` passes every term, `line` being the task's content itself.
     package func accepts(_ line: [UInt8]) -> Bool {
-        acceptsTask(line[...]) && acceptsText(line)
+        guard acceptsTask(line[...]) else { return false }
+        guard regexTermsAccept(line) else { return false }
+        guard !plainTerms.isEmpty else { return true }
+        var scratch: [UInt8] = []
+        return line.withUnsafeBufferPointer { buffer in
+            plainTerms.allSatisfy { $0.occurs(in: buffer, scratch: &scratch) != $0.exclude }
+        }
     }
 
-    /// Whether the task `content` passes every typed term (true when there are none).
+    /// Whether the task `content` passes every typed term (true when there are none). Typed terms
+    /// read the task's fields from its bytes, never the listing line.
     package func acceptsTask(_ content: ArraySlice<UInt8>) -> Bool {
         guard let today else { return true }
         for typed in typedTerms where typed.term.matches(content, today: today) == typed.exclude { return false }
         return true
     }
 
-    /// Whether the listing line `line` passes every regex and plain-text term.
-    package func acceptsText(_ line: [UInt8]) -> Bool {
-        for term in terms where term.regex.matches(line) == term.exclude { return false }
-        if !plainTerms.isEmpty {
-            let folded = TextFolding.folded(line)
-            for term in plainTerms where TextFolding.contains(folded, term.needle) == term.exclude { return false }
+    // MARK: Listings: typed terms and the task's text first, the whole listing line only when a term needs it
+
+    /// Whether some term must see the whole listing line (`<padded number> <text>`): a regex term,
+    /// or a plain term holding a digit or a space. When false, `acceptsText` alone decides, and a
+    /// listing need not build the line.
+    package private(set) var needsListingLine = false
+
+    /// For a listing: whether the task's `text` passes every plain term that can only match within
+    /// the text (`PlainTerm.matchesTextOnly`). `scratch` is the caller's, reused from line to line.
+    /// A line passes all terms when this and `acceptsListingLine` both say so.
+    package func acceptsText(_ text: UnsafeBufferPointer<UInt8>, scratch: inout [UInt8]) -> Bool {
+        for term in plainTerms where term.matchesTextOnly && term.occurs(in: text, scratch: &scratch) == term.exclude {
+            return false
         }
         return true
     }
+
+    /// For a listing: whether the whole listing `line` passes every term that `acceptsText` leaves out.
+    package func acceptsListingLine(_ line: [UInt8], scratch: inout [UInt8]) -> Bool {
+        guard regexTermsAccept(line) else { return false }
+        return line.withUnsafeBufferPointer { buffer in
+            plainTerms.allSatisfy { $0.matchesTextOnly || $0.occurs(in: buffer, scratch: &scratch) != $0.exclude }
+        }
+    }
+
+    /// Whether `line` passes every regex term.
+    private func regexTermsAccept(_ line: [UInt8]) -> Bool {
+        for term in terms where !term.passes(line) { return false }
+        return true
+    }
+}
+
+/// A regex term, held by reference: a listing tests it on every line, and copying a `BasicRegex`
+/// (as iterating an array of them by value does) retains each of its tables, per line (a quarter
+/// of a regex listing's profile).
+final class RegexTerm {
+    let regex: BasicRegex
+    let exclude: Bool
+
+    init(regex: BasicRegex, exclude: Bool) {
+        self.regex = regex
+        self.exclude = exclude
+    }
+
+    /// Whether `line` passes the term: the regex matches it, or for `-TERM` does not.
+    func passes(_ line: [UInt8]) -> Bool { regex.matches(line) != exclude }
 }

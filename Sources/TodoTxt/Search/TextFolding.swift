@@ -4,7 +4,7 @@
 /// letters with diacritics of Latin-1 Supplement and Latin Extended-A (U+00C0–U+017F, which cover
 /// the languages written with them in Western, Central and Northern Europe) map to their base
 /// letter (`É` → `e`, `ß` → `ss`, `Ł` → `l`, `Œ` → `oe`). Other characters compare as they are.
-enum TextFolding {
+package enum TextFolding {
     /// Base letters for U+00C0…U+017F, one entry per code point ("" keeps the character).
     private static let latinBases: [String] = {
         let latin1 = "a a a a a a ae c e e e e i i i i d n o o o o o  o u u u u y th ss a a a a a a ae c e e e e i i i i d n o o o o o  o u u u u y th y"
@@ -14,10 +14,21 @@ enum TextFolding {
         return bases
     }()
 
+    /// `latinBases` as bytes, for folding without a String per character.
+    private static let latinBaseBytes: [[UInt8]] = latinBases.map { Array($0.utf8) }
+
     /// `bytes` folded: ASCII lower-cased, Latin diacritics removed.
-    static func folded(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    package static func folded(_ bytes: some Collection<UInt8>) -> [UInt8] {
         let input = Array(bytes)
         var out: [UInt8] = []
+        input.withUnsafeBufferPointer { fold($0, into: &out) }
+        return out
+    }
+
+    /// Replaces the contents of `out` with `input` folded (as `folded`), reusing its storage: the
+    /// form for folding line after line without an allocation per line.
+    static func fold(_ input: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
         out.reserveCapacity(input.count)
         var index = 0
         while index < input.count {
@@ -31,8 +42,8 @@ enum TextFolding {
             if (0xC3...0xC5).contains(byte), index + 1 < input.count, input[index + 1] & 0xC0 == 0x80 {
                 let scalar = (Int(byte & 0x1F) << 6) | Int(input[index + 1] & 0x3F)
                 let position = scalar - 0xC0
-                if position >= 0, position < latinBases.count, !latinBases[position].isEmpty {
-                    out += Array(latinBases[position].utf8)
+                if position >= 0, position < latinBaseBytes.count, !latinBaseBytes[position].isEmpty {
+                    out += latinBaseBytes[position]
                     index += 2
                     continue
                 }
@@ -40,11 +51,10 @@ enum TextFolding {
             out.append(byte)
             index += 1
         }
-        return out
     }
 
     /// Whether `needle` occurs in `haystack` (both already folded).
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    package static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         guard !needle.isEmpty else { return true }
         guard haystack.count >= needle.count else { return false }
         let first = needle[0]
