@@ -6,9 +6,9 @@ extension JSONWriter {
     /// it kept, else null. Every value is ASCII, so both paths write the same bytes.
     mutating func writeQueryFields(_ fields: QueryFields) {
         raw(",\"due\":")
-        date(fields.due)
+        optional(fields.due?.description)
         raw(",\"threshold\":")
-        date(fields.threshold)
+        optional(fields.threshold?.description)
         raw(",\"effective_priority\":")
         if let priority = fields.priority { bytes += [0x22, priority.letter, 0x22] } else { raw("null") }
     }
