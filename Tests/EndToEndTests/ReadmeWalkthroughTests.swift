@@ -61,5 +61,12 @@ final class ReadmeWalkthroughTests: XCTestCase {
         XCTAssertEqual(sections, ["Sun 2025-11-30", "Sat 2025-12-06", "Later"], outputs[agenda])
         XCTAssertTrue(outputs[agenda].contains("4 2025-11-29 Pay the rent +house due:2025-11-30"), outputs[agenda])
         XCTAssertFalse(outputs[agenda].contains("passport"), outputs[agenda])
+        // The typed query: due within a week (the rent tomorrow, the plants in a week), not the
+        // plumber later, each with its line number.
+        let query = try XCTUnwrap(commands.firstIndex(of: "todo ls 'due:<=1w'"))
+        let due = outputs[query].split(separator: "\n").filter { $0.first?.isNumber == true }
+        XCTAssertEqual(due.count, 2, outputs[query])
+        XCTAssertTrue(due.contains { $0.hasPrefix("4 ") && $0.contains("Pay the rent") }, outputs[query])
+        XCTAssertTrue(due.contains { $0.contains("due:2025-12-06") }, outputs[query])
     }
 }
