@@ -50,6 +50,11 @@ public final class TodoStore {
     @ObservationIgnored nonisolated let file: LiveTodoFile
     /// This store's writes, one after another (the lock serialises them with everyone else's).
     @ObservationIgnored nonisolated let writeQueue = DispatchQueue(label: "TodoStore.write")
+    /// Where versions read elsewhere are prepared and old states released: a queue of the store's
+    /// own, never `DispatchQueue.global()`, whose threads are as many as the cores and can all be
+    /// held by an app's (or a test run's) blocking work: the store would then not show a change
+    /// until that work ended.
+    @ObservationIgnored nonisolated let prepareQueue = DispatchQueue(label: "TodoStore.prepare")
     @ObservationIgnored var state: State
     @ObservationIgnored var hasWritten = false
     /// The main actor's share of the last change read from the file (for the benchmark).
@@ -129,7 +134,7 @@ public final class TodoStore {
     /// off the main actor; here only installed (`lastInstallDuration` says how long that took).
     package func absorb(_ document: TodoDocument) async {
         let base = state, filter = filter, showsHidden = showsHidden, timeZone = options.timeZone, path = path
-        let news = await Self.offMain(DispatchQueue.global()) { () -> (problem: TodoStoreError?, prepared: Prepared?) in
+        let news = await Self.offMain(prepareQueue) { () -> (problem: TodoStoreError?, prepared: Prepared?) in
             if let line = Self.firstNULLine(document) { return (.binaryFile(path: path, line: line), nil) }
             let problem = Self.conflict(in: document, path: path)
             guard !TaskIds.sameBytes(base.document.rendered()[...], document.rendered()[...]) else { return (problem, nil) }
@@ -168,7 +173,7 @@ public final class TodoStore {
     func install(_ prepared: Prepared, preparedFrom base: State, filter: String, showsHidden: Bool,
                  pins: [Int: String], retired: [[UInt8]: String]) {
         let old = state
-        defer { DispatchQueue.global().async { withExtendedLifetime(old) {} } }
+        defer { prepareQueue.async { withExtendedLifetime(old) {} } }
         if state.generation == base.generation, filter == self.filter, showsHidden == self.showsHidden {
             state = prepared.state
             install(listing: prepared.listing)
@@ -187,7 +192,7 @@ public final class TodoStore {
         tasks = listing.tasks
         openCount = listing.openCount
         doneCount = listing.tasks.count - listing.openCount
-        DispatchQueue.global().async { withExtendedLifetime(old) {} }
+        prepareQueue.async { withExtendedLifetime(old) {} }
     }
 
     /// The list again after `filter` or `showsHidden` changed.
