@@ -18,7 +18,7 @@ struct TaskLinksTests {
 
     @Test(arguments: [
         "no link here", "(https://x.org)", "link:https://x.org", "https://", "1http://x.org",
-        "mailto:me@example.org", "ht tp://x.org", "://x.org", "due:2026-12-01 uid:k3f9qz",
+        "mailto:me@example.org", "ht_tp://x.org", "://x.org", "due:2026-12-01 uid:k3f9qz",
     ])
     func aWordThatIsNotAWholeURLIsNone(text: String) {
         #expect(TodoItem(text).firstURL == nil)
