@@ -50,14 +50,9 @@ enum NoteActions {
         let tagged = try file.transact({ (document: inout TodoDocument, notices: inout [String]) throws(CLIError) -> (number: Int, line: [UInt8], changed: Bool) in
             let index = try file.targets([address], pinned: &pinned, in: document, invocation, notices: &notices)[0].index
             let item = document.item(at: index)
-            var line = Array(item.content)
-            if item.noteTag == nil, item.uid == nil {
-                let uid = UID.generate(using: &generator, unusedIn: document, and: done)
-                line = TodoItem(line).settingTag("uid", to: uid)
-            }
-            let current = TodoItem(line)
+            let line: [UInt8]
             do throws(TaskEditError) {
-                line = try current.addingNoteTag(TodoItem.noteFileName(forUID: current.uid ?? ""))
+                line = try lineWithNote(item) { UID.generate(using: &generator, unusedIn: document, and: done) }
             } catch {
                 throw .failure("\(file.path): line \(index + 1): \(error)")
             }
@@ -66,13 +61,28 @@ enum NoteActions {
             return (index + 1, line, changed)
         }, invocation)
         let name = try noteName(TodoItem(tagged.line), number: tagged.number, path: file.path)
-        let folder = notesFolder(forTodoFile: file.path)
-        let notePath = folder + "/" + name
         if tagged.changed {
             invocation.echoTask(tagged.number, tagged.line)
             invocation.report("\(TodoShContext.prefix(of: file.path)): \(tagged.number) has note notes/\(name).")
         }
-        let fileSystem = invocation.files.fileSystem
+        let notePath = try createNote(name, todoFile: file.path, invocation.files.fileSystem)
+        return EditAction.runEditor(EditAction.editorCommand(invocation.environment), [notePath], environment: invocation.environment)
+    }
+
+    /// The task's line tagged with its note: unchanged when it names one already; else
+    /// `note:UID.md` added, the task first given a uid from `freshUID` when it has none.
+    static func lineWithNote(_ item: TodoItem, freshUID: () -> String) throws(TaskEditError) -> [UInt8] {
+        guard item.noteTag == nil else { return Array(item.content) }
+        var current = item
+        if current.uid == nil { current = TodoItem(current.settingTag("uid", to: freshUID())) }
+        return try current.addingNoteTag(TodoItem.noteFileName(forUID: current.uid ?? ""))
+    }
+
+    /// The note `name` in the notes folder of `todoFile`, the folder and an empty note created when
+    /// missing (an existing note is never written); returns its path.
+    static func createNote(_ name: String, todoFile: String, _ fileSystem: FileSystem) throws(CLIError) -> String {
+        let folder = notesFolder(forTodoFile: todoFile)
+        let notePath = folder + "/" + name
         guard fileSystem.makeDirectories(folder) else { throw .failure("\(folder): cannot create the notes folder") }
         if !fileSystem.exists(notePath) {
             do {
@@ -81,7 +91,7 @@ enum NoteActions {
                 throw .failure(error.description)
             }
         }
-        return EditAction.runEditor(EditAction.editorCommand(invocation.environment), [notePath], environment: invocation.environment)
+        return notePath
     }
 
     /// The task's note name, checked to be a plain file name in the notes folder.
@@ -98,24 +108,30 @@ enum NoteActions {
         let file = TodoFileEdit(invocation)
         let document = try file.snapshot()
         let index = try file.targets([address], in: document, invocation)[0].identity.index
-        let item = document.item(at: index)
-        let target: String
-        if let url = item.firstURL {
-            target = url
-        } else if item.noteTag != nil {
-            let notePath = notesFolder(forTodoFile: file.path) + "/" + (try noteName(item, number: index + 1, path: file.path))
-            guard invocation.files.fileSystem.exists(notePath) else {
-                throw .failure("\(file.path): line \(index + 1): its note \(notePath) does not exist ('\(invocation.programName) note \(index + 1)' creates it)")
-            }
-            target = notePath
-        } else {
-            throw .failure("\(file.path): line \(index + 1): no URL and no note to open ('\(invocation.programName) note \(index + 1)' makes a note)")
+        let target = try openTarget(document.item(at: index), number: index + 1, todoFile: file.path, invocation)
+        return try runOpener(target, environment: invocation.environment, invocation.files.fileSystem)
+    }
+
+    /// What `open` opens for the task at line `number`: its first URL, else its note's path.
+    static func openTarget(_ item: TodoItem, number: Int, todoFile: String, _ invocation: Invocation) throws(CLIError) -> String {
+        if let url = item.firstURL { return url }
+        guard item.noteTag != nil else {
+            throw .failure("\(todoFile): line \(number): no URL and no note to open ('\(invocation.programName) note \(number)' makes a note)")
         }
-        let environment = invocation.environment
+        let notePath = notesFolder(forTodoFile: todoFile) + "/" + (try noteName(item, number: number, path: todoFile))
+        guard invocation.files.fileSystem.exists(notePath) else {
+            throw .failure("\(todoFile): line \(number): its note \(notePath) does not exist ('\(invocation.programName) note \(number)' creates it)")
+        }
+        return notePath
+    }
+
+    /// Runs the opener on `target` sharing our terminal: `$TODO_OPENER` through `sh -c`, else the
+    /// platform's from `PATH`; returns its exit status.
+    static func runOpener(_ target: String, environment: [String: String], _ fileSystem: FileSystem) throws(CLIError) -> Int32 {
         if let opener = environment["TODO_OPENER"], !opener.isEmpty {
             return ProcessSpawning.runInheriting(["sh", "-c", opener + " \"$@\"", "todo-open", target], environment: environment)
         }
-        guard let program = Opener.platformProgram(onPath: environment["PATH"] ?? "", invocation.files.fileSystem) else {
+        guard let program = Opener.platformProgram(onPath: environment["PATH"] ?? "", fileSystem) else {
             throw .failure("no program to open \(target) with: \(Opener.platformName) is not on PATH and TODO_OPENER is not set")
         }
         return ProcessSpawning.runInheriting([program, target], environment: environment)
