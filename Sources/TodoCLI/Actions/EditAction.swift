@@ -25,7 +25,7 @@ enum EditAction {
                 line = try file.targets([address], in: TodoDocument(bytes: try invocation.files.read(path)), invocation)[0].identity.index + 1
             }
             let environment = invocation.environment
-            let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+            let editor = editorCommand(environment)
             let command = editor.split(separator: " ").first.map(String.init) ?? editor
             let editorName = command.split(separator: "/").last.map(String.init) ?? command
             var editorArguments = [path]
@@ -36,8 +36,7 @@ enum EditAction {
                     editorArguments = ["--goto", "\(path):\(line)"]
                 }
             }
-            let status = ProcessSpawning.runInheriting(["sh", "-c", editor + " \"$@\"", "todo-edit"] + editorArguments,
-                                                       environment: environment)
+            let status = runEditor(editor, editorArguments, environment: environment)
             if let bytes = try? invocation.files.read(path) {
                 for diagnostic in TodoDocument(bytes: bytes).diagnostics() {
                     invocation.log("\(path): \(diagnostic)")
@@ -49,4 +48,15 @@ enum EditAction {
             }
             return status
         })
+
+    /// The editor the user chose: `$VISUAL`, else `$EDITOR` (an empty one is unset), else `vi`.
+    static func editorCommand(_ environment: [String: String]) -> String {
+        [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+    }
+
+    /// Runs `editor` on `arguments` through `sh -c` (so `EDITOR="code -w"` works), sharing our
+    /// terminal, and returns its exit status.
+    static func runEditor(_ editor: String, _ arguments: [String], environment: [String: String]) -> Int32 {
+        ProcessSpawning.runInheriting(["sh", "-c", editor + " \"$@\"", "todo-edit"] + arguments, environment: environment)
+    }
 }

@@ -18,6 +18,7 @@ struct UIScreen {
         "p then A-Z   priority       p then space  no priority   d          delete",
         "/            filter         Esc           clear filter  u          undo",
         "s            sort           v             a saved view  ?          these keys",
+        "n            note (editor)  o             open URL/note",
         "q, Ctrl-C    quit",
         "Ctrl-Z       suspend",
         "",

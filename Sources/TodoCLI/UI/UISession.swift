@@ -15,7 +15,8 @@ enum UIAction {
         completes: .files,
         group: .listing, notes: [
             "Keys: j/k or arrows move, x or space done/not done, a add, e or Enter edit, d delete,",
-            "      p then a letter priority, / filter, v a saved view, u undo, s sort, ? all keys, q quit.",
+            "      p then a letter priority, / filter, v a saved view, n note, o open, u undo, s sort,",
+            "      ? all keys, q quit.",
             "-a, --all: also the tasks hidden by h:1 or by a t: threshold in the future.",
         ],
         parsed: { invocation, parsed, _ throws(CLIError) in
@@ -267,6 +268,10 @@ final class UISession {
             if let task = list.selectedTask { mode = .choosingPriority(task) }
         case .character("/"): mode = .filtering(LineEditor(list.filterText))
         case .character("v"): startChoosingView()
+        case .character("n"):
+            if let task = list.selectedTask { editNote(task) }
+        case .character("o"):
+            if let task = list.selectedTask { openLink(task) }
         case .escape: list.setFilter("")
         case .character("u"): undo()
         case .character("s"): sort()
