@@ -10,6 +10,7 @@ public struct ICalendarFeed: Sendable {
     /// PRODID: who made the feed (RFC 5545 section 3.7.3).
     public let productID: String
 
+    /// A feed stamped `secondsSinceEpoch` (the caller's clock: the library reads none).
     public init(stamp secondsSinceEpoch: Int, productID: String = "-//todo//todo.txt calendar feed//EN") {
         self.stamp = secondsSinceEpoch
         self.productID = productID
