@@ -118,7 +118,8 @@ final class ICalendarExportTests: XCTestCase {
     }
 
     /// `--output FILE` replaces FILE with what stdout would have shown, prints nothing, and leaves the
-    /// todo file alone; mistakes are usage errors.
+    /// todo file alone; an `--output` naming the todo or done file (a symlink too) and other mistakes
+    /// are usage errors.
     func testOutputFileAndErrors() throws {
         let file = makeTodoFile("(A) call mom due:2026-12-03\n")
         let printed = export(file.path)
@@ -130,6 +131,17 @@ final class ICalendarExportTests: XCTestCase {
         XCTAssertEqual(written.out, "")
         XCTAssertEqual(Files.read(feed), printed.stdout)
         XCTAssertEqual(Files.text(file.path), "(A) call mom due:2026-12-03\n")
+
+        let link = file.directory + "/link.ics"
+        XCTAssertEqual(symlink(file.path, link), 0)
+        for target in [file.path, link, file.directory + "/done.txt"] {
+            if target.hasSuffix("done.txt") { Files.write(target, "x 2026-11-30 old\n") }
+            let refused = export(file.path, ["--output", target])
+            XCTAssertNotEqual(refused.status, 0, target)
+            XCTAssertTrue(refused.err.contains("the calendar would replace the tasks"), refused.err)
+        }
+        XCTAssertEqual(Files.text(file.path), "(A) call mom due:2026-12-03\n")
+        XCTAssertEqual(Files.text(file.directory + "/done.txt"), "x 2026-11-30 old\n")
 
         let badFormat = Spawn.todo(["-f", file.path, "export", "--format", "xml"], environment: Self.environment)
         XCTAssertNotEqual(badFormat.status, 0)

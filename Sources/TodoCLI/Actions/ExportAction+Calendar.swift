@@ -27,8 +27,22 @@ extension ExportAction {
             context.sayBytes(calendar)
             return 0
         }
+        try refuseOverwritingTasks(output, context)
         try invocation.files.update(output, createIfMissing: true, lockTimeout: invocation.lockTimeout,
                                     warn: invocation.warn) { _ throws(CLIError) in calendar }
         return 0
+    }
+
+    /// `--output` naming the todo file or the done file (by any path: the same device and inode) is a
+    /// usage error before anything is written: the feed would replace the tasks it was made from.
+    static func refuseOverwritingTasks(_ output: String, _ context: TodoShContext) throws(CLIError) {
+        let fileSystem = context.invocation.files.fileSystem
+        guard let target = fileSystem.status(of: output)?.identity else { return }
+        for path in [context.settings.todoFile, context.settings.doneFile] where !path.isEmpty {
+            if let tasks = fileSystem.status(of: path)?.identity,
+               tasks.device == target.device, tasks.inode == target.inode {
+                throw .usage("--output \(output) is \(path): the calendar would replace the tasks")
+            }
+        }
     }
 }
