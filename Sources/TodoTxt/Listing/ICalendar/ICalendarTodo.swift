@@ -29,11 +29,23 @@ public struct ICalendarTodo: Sendable, Equatable {
     /// The VTODO of `item`, whose UID is `uid` when the line has none of its own.
     public init(_ item: TodoItem, fallbackUID uid: String) {
         var carried: [Range<Int>] = []
+        // One pass over the body: the first tag of each key the properties read, and the categories.
         var firstTag: [String: BodyFieldRange] = [:]
+        var projects: [String] = [], contexts: [String] = []
         item.scanFields { field in
-            guard field.kind == .tag else { return }
-            let key = lossyString(item.content[ICalendarTodo.shifted(field.nameRange, item)])
-            if firstTag[key] == nil { firstTag[key] = field }
+            let name = item.content[ICalendarTodo.shifted(field.nameRange, item)]
+            switch field.kind {
+            case .project:
+                let text = lossyString(name)
+                if !projects.contains(text) { projects.append(text) }
+            case .context:
+                let text = lossyString(name)
+                if !contexts.contains(text) { contexts.append(text) }
+            case .tag:
+                guard name.count <= 4, let key = ICalendarTodo.propertyTagKeys.first(where: { $0.utf8.elementsEqual(name) }),
+                      firstTag[key] == nil else { return }
+                firstTag[key] = field
+            }
         }
         func value(_ field: BodyFieldRange) -> ArraySlice<UInt8> { item.content[ICalendarTodo.shifted(field.valueRange, item)] }
 
@@ -65,10 +77,12 @@ public struct ICalendarTodo: Sendable, Equatable {
             recurrenceRule = rule
             carried.append(field.range)
         }
-        let fields = item.fields
-        categories = fields.projects.map { "+" + $0 } + fields.contexts.map { "@" + $0 }
+        categories = projects.map { "+" + $0 } + contexts.map { "@" + $0 }
         summary = ICalendarTodo.summary(of: item, without: carried)
     }
+
+    /// The tags a property may carry.
+    private static let propertyTagKeys = ["uid", "uuid", "due", "t", "pri", "rec"]
 
     /// RFC 5545's PRIORITY for a todo.txt priority: A→1, B→2, … I→9, and J…Z→9 (the scale ends at 9,
     /// its lowest). 0, "undefined", is never written: a task without a priority has no PRIORITY.
