@@ -1,0 +1,97 @@
+/// A todo file as an iCalendar object (RFC 5545): one VCALENDAR holding a VTODO per chosen task, in
+/// file order (docs/todo-command.md, "Calendar feed"). Pure: "now" (DTSTAMP) is given, not read.
+///
+/// A task without a `uid:` gets a UID derived from its bytes (`derivedUID(key:occurrence:)`), the
+/// same on every run while the task's words stay the same, so a calendar that subscribes to the feed
+/// keeps it as one item; nothing is written into the todo file.
+public struct ICalendarFeed: Sendable {
+    /// DTSTAMP of every VTODO: when the feed was made, in seconds since 1970-01-01 00:00 UTC.
+    public let stamp: Int
+    /// PRODID: who made the feed (RFC 5545 section 3.7.3).
+    public let productID: String
+
+    /// A feed stamped `secondsSinceEpoch` (the caller's clock: the library reads none).
+    public init(stamp secondsSinceEpoch: Int, productID: String = "-//todo//todo.txt calendar feed//EN") {
+        self.stamp = secondsSinceEpoch
+        self.productID = productID
+    }
+
+    /// The calendar of the lines `lines` (each line's content, no terminator) for which `includes`
+    /// (given the line's index) is true; blank lines and `h:1` placeholders are never written.
+    ///
+    /// The derived UIDs count occurrences over every line, chosen or not, so a filter never changes
+    /// a task's UID. A `uid:` held by an earlier task too gets `-2`, `-3`… so that no two VTODOs of
+    /// the feed share a UID (a calendar would keep only one of them).
+    public func calendar(_ lines: [ArraySlice<UInt8>], includes: (Int) -> Bool) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(lines.reduce(200) { $0 + $1.count * 3 + 200 })
+        ICalendarText.appendLine("BEGIN:VCALENDAR", to: &output)
+        ICalendarText.appendLine("VERSION:2.0", to: &output)
+        ICalendarText.appendLine("PRODID:" + ICalendarText.escaped(productID), to: &output)
+        let dateTimeStamp = ICalendarText.dateTime(secondsSinceEpoch: stamp)
+        var occurrences: [[UInt8]: Int] = [:]
+        var uidsWritten: [String: Int] = [:]
+        for (index, line) in lines.enumerated() {
+            let item = TodoItem(line)
+            if item.isBlank { continue }
+            let key = ICalendarFeed.identityKey(item)
+            let occurrence = occurrences[key, default: 0]
+            occurrences[key] = occurrence + 1
+            guard includes(index), item.hidden.value != true else { continue }
+            var todo = ICalendarTodo(item, fallbackUID: ICalendarFeed.derivedUID(key: key, occurrence: occurrence))
+            let seen = uidsWritten[todo.uid, default: 0]
+            uidsWritten[todo.uid] = seen + 1
+            if seen > 0 { todo.uid += "-\(seen + 1)" }
+            ICalendarFeed.append(todo, stamp: dateTimeStamp, to: &output)
+        }
+        ICalendarText.appendLine("END:VCALENDAR", to: &output)
+        return output
+    }
+
+    /// The bytes a derived UID is made from: the task's body (after the completion mark, the dates
+    /// and the priority) without its `pri:` tags, words joined by one space. So completing a task,
+    /// reopening it, changing its priority, moving it, or editing other lines keep its UID; changing
+    /// its words (its text, a tag, a date in a tag) makes it another task for the calendar.
+    static func identityKey(_ item: TodoItem) -> [UInt8] {
+        var key: [UInt8] = []
+        key.reserveCapacity(item.content.count)
+        item.content.withUnsafeBufferPointer { line in
+            TodoItem.forEachWord(in: line, from: item.bodyOffset) { start, end in
+                if end - start > 4, line[start] == 0x70, line[start + 1] == 0x72, line[start + 2] == 0x69,
+                   line[start + 3] == 0x3A { return }  // pri:
+                if !key.isEmpty { key.append(0x20) }
+                key += line[start..<end]
+            }
+        }
+        return key
+    }
+
+    /// `todo-HHHHHHHHHHHHHHHH-N`: the FNV-1a 64-bit hash of `key` in hexadecimal, and how many
+    /// earlier lines of the file have the same key (0 for the first), so equal lines differ.
+    public static func derivedUID(key: [UInt8], occurrence: Int) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in key { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        let hex = String(hash, radix: 16)
+        return "todo-" + String(repeating: "0", count: 16 - hex.count) + hex + "-\(occurrence)"
+    }
+
+    /// One VTODO, its properties in a fixed order.
+    static func append(_ todo: ICalendarTodo, stamp: String, to output: inout [UInt8]) {
+        ICalendarText.appendLine("BEGIN:VTODO", to: &output)
+        ICalendarText.appendLine("UID:" + ICalendarText.escaped(todo.uid), to: &output)
+        ICalendarText.appendLine("DTSTAMP:" + stamp, to: &output)
+        ICalendarText.appendLine("SUMMARY:" + ICalendarText.escaped(todo.summary), to: &output)
+        if let start = todo.start { ICalendarText.appendLine("DTSTART;VALUE=DATE:" + ICalendarText.date(start), to: &output) }
+        if let due = todo.due { ICalendarText.appendLine("DUE;VALUE=DATE:" + ICalendarText.date(due), to: &output) }
+        if let priority = todo.priority { ICalendarText.appendLine("PRIORITY:\(priority)", to: &output) }
+        ICalendarText.appendLine("STATUS:" + (todo.isCompleted ? "COMPLETED" : "NEEDS-ACTION"), to: &output)
+        if let completed = todo.completionDate {
+            ICalendarText.appendLine("COMPLETED:" + ICalendarText.date(completed) + "T000000Z", to: &output)
+        }
+        if !todo.categories.isEmpty {
+            ICalendarText.appendLine("CATEGORIES:" + todo.categories.map(ICalendarText.escaped).joined(separator: ","), to: &output)
+        }
+        if let rule = todo.recurrenceRule { ICalendarText.appendLine("RRULE:" + rule, to: &output) }
+        ICalendarText.appendLine("END:VTODO", to: &output)
+    }
+}
