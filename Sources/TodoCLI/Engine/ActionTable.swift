@@ -169,6 +169,8 @@ enum ActionTable {
         UndoAction.spec, EditAction.spec, UIAction.spec, ExportAction.spec, UIDAction.spec,
         // Dates that plan (docs/todo-command.md, "The agenda", "Postponing", "Saved views").
         AgendaAction.spec, PostponeAction.spec, ViewAction.spec,
+        // Time tracking (docs/todo-command.md, "Time tracking").
+        TimeTrackingActions.startSpec, TimeTrackingActions.stopSpec,
         SortAction.spec, ArchiveAction.spec, WatchAction.spec, MergeAction.spec, ReconcileAction.spec,
         SyncAction.spec,
         WhereAction.spec, CommandAction.spec, HelpAction.spec, TodoShHelp.shortHelpSpec, VersionAction.spec,
