@@ -157,7 +157,7 @@ final class UISession {
         let size = terminal.size
         list.scroll(height: max(1, size.rows - 1))
         let screen = UIScreen(columns: size.columns, rows: size.rows, usesColor: invocation.usesColor)
-        terminal.write(screen.render(list, status: status, showingHelp: isShowingHelp, today: today))
+        terminal.write(screen.render(list, status: status, showingHelp: isShowingHelp, today: today, now: nowSeconds))
     }
 
     /// The file as the status line names it: under the home directory as `~/…`, to leave room.
@@ -270,6 +270,7 @@ final class UISession {
         case .escape: list.setFilter("")
         case .character("u"): undo()
         case .character("s"): sort()
+        case .character("t"): if let task = list.selectedTask { toggleTracking(task) }
         case .character("?"): mode = .help
         case .control("z"): suspend()
         default: break
