@@ -16,6 +16,7 @@ enum UIAction {
         group: .listing, notes: [
             "Keys: j/k or arrows move, x or space done/not done, a add, e or Enter edit, d delete,",
             "      p then a letter priority, / filter, v a saved view, u undo, s sort, ? all keys, q quit.",
+            "Time: t starts or stops tracking the selected task (as todo start and todo stop do).",
             "-a, --all: also the tasks hidden by h:1 or by a t: threshold in the future.",
         ],
         parsed: { invocation, parsed, _ throws(CLIError) in
