@@ -212,6 +212,7 @@ enum TaskActions {
         let addresses = try addresses(arguments, "do", &invocation)
         let settings = TodoNameActions.settings(for: invocation)
         let today = invocation.clock.today
+        let now = invocation.clock.secondsSinceEpoch
         // Read only when a `rec:` task needs a fresh uid, once (a plain `do` never opens it), or up
         // front for auto-archive.
         var doneFile = LazyDocument(path: settings.doneFile, files: invocation.files)
@@ -246,7 +247,15 @@ enum TaskActions {
             recurring = []
         }) { document, _, _, index, file in
             let shown = index + 1
-            let item = document.item(at: index)
+            var item = document.item(at: index)
+            // A tracked task is stopped first, in the same write (docs/todo-command.md, "Time tracking").
+            do throws(CLIError) {
+                if let stopped = try TimeTrackingActions.stopped(item, number: shown, path: file.path, at: now) {
+                    item = TodoItem(stopped)
+                }
+            } catch {
+                return .refused(error)
+            }
             guard let edited = item.completed(on: today) else {
                 return .unchanged(message: "\(file.path): \(shown) is already marked done")
             }

@@ -111,9 +111,8 @@ enum TodoNameActions {
             .listed(under: .tasks, notes: ActionTable.singleAddressDetails),
         spec("deduplicate", arguments: "", summary: "Remove exact duplicate lines.", completes: .nothing, todoSh: TodoShActions.deduplicate)
             .listed(under: .file),
-        spec("report", arguments: "", summary: "Archive, then append open/done counts to report.txt.",
-             completes: .nothing, todoSh: TodoShActions.report)
-            .listed(under: .file),
+        // `--time` under the name `todo` only (docs/todo-command.md, "Time tracking").
+        TimeReportAction.spec,
         spec("listaddons", arguments: "", summary: "List add-on actions.", completes: .nothing, todoSh: TodoShAddons.listAddons)
             .listed(under: .program),
     ]

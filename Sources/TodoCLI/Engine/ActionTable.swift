@@ -171,6 +171,8 @@ enum ActionTable {
         AgendaAction.spec, PostponeAction.spec, ViewAction.spec,
         // Notes and links (docs/todo-command.md, "Notes and links").
         NoteActions.noteSpec, NoteActions.openSpec,
+        // Time tracking (docs/todo-command.md, "Time tracking").
+        TimeTrackingActions.startSpec, TimeTrackingActions.stopSpec,
         SortAction.spec, ArchiveAction.spec, WatchAction.spec, MergeAction.spec, ReconcileAction.spec,
         SyncAction.spec,
         WhereAction.spec, CommandAction.spec, HelpAction.spec, TodoShHelp.shortHelpSpec, VersionAction.spec,

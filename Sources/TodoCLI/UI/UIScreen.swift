@@ -19,6 +19,7 @@ struct UIScreen {
         "/            filter         Esc           clear filter  u          undo",
         "s            sort           v             a saved view  ?          these keys",
         "n            note (editor)  o             open URL/note",
+        "t            start/stop tracking time (the tracked task shows its minutes)",
         "q, Ctrl-C    quit",
         "Ctrl-Z       suspend",
         "",
@@ -31,7 +32,8 @@ struct UIScreen {
         case prompt(label: String, editor: LineEditor)
     }
 
-    func render(_ list: TaskList, status: Status, showingHelp: Bool, today: TodoDate) -> [UInt8] {
+    /// `now`: the clock's seconds, for the running timer beside a tracked task (none when nil).
+    func render(_ list: TaskList, status: Status, showingHelp: Bool, today: TodoDate, now: Int? = nil) -> [UInt8] {
         let height = max(0, rows - 1)
         var out = "\u{1B}[?25l\u{1B}[H"
         var lines: [String] = []
@@ -42,7 +44,7 @@ struct UIScreen {
         } else {
             let digits = String(list.document.lineCount).count
             for row in list.top..<min(list.rows.count, list.top + height) {
-                lines.append(line(list, row: row, digits: digits, today: today))
+                lines.append(line(list, row: row, digits: digits, today: today, now: now))
             }
         }
         for index in 0..<height {
@@ -68,11 +70,15 @@ struct UIScreen {
     }
 
     /// One task: `NN text`, fitted to the width, coloured and highlighted.
-    private func line(_ list: TaskList, row: Int, digits: Int, today: TodoDate) -> String {
+    /// A tracked open task shows `[25m]`, the minutes since its `tracking:`, before its text.
+    private func line(_ list: TaskList, row: Int, digits: Int, today: TodoDate, now: Int?) -> String {
         let index = list.rows[row]
         let item = list.document.item(at: index)
         let number = String(index + 1)
-        let text = String(decoding: TerminalText.escapingControls(item.content), as: UTF8.self)
+        var text = String(decoding: TerminalText.escapingControls(item.content), as: UTF8.self)
+        if let now, !item.isCompleted, let start = item.trackingStart.value {
+            text = "[\(SpentTime(minutes: start.elapsedMinutes(until: now)))] " + text
+        }
         let plain = DisplayWidth.fitted(String(repeating: " ", count: max(0, digits - number.count)) + number + " " + text,
                                         width: columns)
         var style = ""

@@ -6,18 +6,21 @@ import TodoTxt
 /// compare-and-swap write through `change` (UISession.swift).
 extension UISession {
     func toggle(_ task: TaskIdentity) {
+        let now = nowSeconds
         var what = ""
         change(what) { (document: inout TodoDocument, record: inout ChangeRecord) throws(LiveEditError) in
             // Set on every run: a compare-and-swap retry runs this again on the file as it is then.
             what = "marked done"
             let index = try file.locate(task, in: document)
-            let item = document.item(at: index)
+            var item = document.item(at: index)
             if item.isCompleted {
                 what = "marked not done"
                 guard let line = item.uncompleted() else { return nil }
                 record.replace(at: index, with: line, in: &document)
                 return TaskIdentity(index: index, in: document)
             }
+            // A tracked task is stopped first, in the same write (docs/todo-command.md, "Time tracking").
+            item = try stoppingTracking(item, number: index + 1, at: now)
             guard let line = item.completed(on: today) else { return nil }
             record.replace(at: index, with: line, in: &document)
             if item.recurrence.value != nil {

@@ -17,6 +17,7 @@ enum UIAction {
             "Keys: j/k or arrows move, x or space done/not done, a add, e or Enter edit, d delete,",
             "      p then a letter priority, / filter, v a saved view, n note, o open, u undo, s sort,",
             "      ? all keys, q quit.",
+            "Time: t starts or stops tracking the selected task (as todo start and todo stop do).",
             "-a, --all: also the tasks hidden by h:1 or by a t: threshold in the future.",
         ],
         parsed: { invocation, parsed, _ throws(CLIError) in
@@ -158,7 +159,7 @@ final class UISession {
         let size = terminal.size
         list.scroll(height: max(1, size.rows - 1))
         let screen = UIScreen(columns: size.columns, rows: size.rows, usesColor: invocation.usesColor)
-        terminal.write(screen.render(list, status: status, showingHelp: isShowingHelp, today: today))
+        terminal.write(screen.render(list, status: status, showingHelp: isShowingHelp, today: today, now: nowSeconds))
     }
 
     /// The file as the status line names it: under the home directory as `~/…`, to leave room.
@@ -275,6 +276,7 @@ final class UISession {
         case .escape: list.setFilter("")
         case .character("u"): undo()
         case .character("s"): sort()
+        case .character("t"): if let task = list.selectedTask { toggleTracking(task) }
         case .character("?"): mode = .help
         case .control("z"): suspend()
         default: break

@@ -20,7 +20,8 @@ extension TodoItem {
     /// completion date plus the interval, never joined by a second `due:`); `t:` moved so that it
     /// keeps its distance to due (or moved by the interval itself when there is no valid due date);
     /// a task with neither gets ` due:` the completion date plus the interval; the creation date, if
-    /// any, set to the completion date; the uid replaced by `uid` (or added). Tag values are replaced
+    /// any, set to the completion date; the uid replaced by `uid` (or added); `tracking:` and `spent:`
+    /// removed (time spent on one instance is not spent on the next). Tag values are replaced
     /// in place. Any moved date past the calendar makes `.beyondCalendar`.
     public func recurrence(completedOn completionDate: TodoDate, uid: String?) -> RecurrenceOutcome {
         let rule: Recurrence
@@ -77,6 +78,6 @@ extension TodoItem {
         for replacement in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
             bytes.replaceSubrange(replacement.range, with: replacement.bytes)
         }
-        return .next(bytes + appended, replacedDue: replacedDue)
+        return .next(TodoItem(bytes + appended).withoutTrackingTags(), replacedDue: replacedDue)
     }
 }

@@ -125,7 +125,7 @@ struct JSONObjectWriter {
         guard let base = line.baseAddress else {
             raw("{\"line\":")
             decimal(number)
-            raw(",\"text\":\"\",\"is_task\":false,\"completed\":false,\"priority\":null,\"completion_date\":null,\"creation_date\":null,\"body\":\"\",\"projects\":[],\"contexts\":[],\"tags\":{},\"uid\":null,\"due\":null,\"threshold\":null,\"effective_priority\":null}")
+            raw(",\"text\":\"\",\"is_task\":false,\"completed\":false,\"priority\":null,\"completion_date\":null,\"creation_date\":null,\"body\":\"\",\"projects\":[],\"contexts\":[],\"tags\":{},\"uid\":null,\"due\":null,\"threshold\":null,\"effective_priority\":null,\"spent\":null}")
             return
         }
         let header = TodoItem.parseHeader(line)
@@ -161,6 +161,7 @@ struct JSONObjectWriter {
         raw("},\"uid\":")
         uid(base, readable: readable, fields)
         queryFields(base, fields, priority: header.priority, isCompleted: header.isCompleted)
+        spent(base, fields)
         byte(0x7D)
     }
 

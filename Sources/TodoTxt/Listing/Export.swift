@@ -4,7 +4,8 @@ extension TodoDocument {
     ///
     /// Fields: `line`, `text`, `is_task`, `completed`, `priority`, `completion_date`,
     /// `creation_date`, `body`, `projects`, `contexts`, `tags` (key → values in order), `uid`, and
-    /// the fields typed queries test (`writeQueryFields`): `due`, `threshold`, `effective_priority`.
+    /// the fields typed queries test (`writeQueryFields`): `due`, `threshold`, `effective_priority`;
+    /// then `spent` (`writeSpent`): the first `spent:` as whole minutes, or null.
     /// Blank lines have `is_task: false`, `completed: false`, null and empty task fields.
     public func exportJSONLines() -> [UInt8] {
         var out: [UInt8] = []
@@ -100,6 +101,7 @@ extension TodoDocument {
         json.raw("},\"uid\":")
         json.optional(item.uid)
         json.writeQueryFields(QueryFields(item))
+        json.writeSpent(item.spentTime.value)
         json.raw("}")
         return json.bytes
     }

@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func aMistypedActionNamesTheNearest() {
-        #expect(ActionTable.suggestion(for: "srot") == " (did you mean 'sort'?)")
+        #expect(ActionTable.suggestion(for: "srot") == " (did you mean 'sort' or 'stop'?)", "nearest first, both two edits away")
         #expect(ActionTable.suggestion(for: "achive") == " (did you mean 'archive'?)")
         #expect(ActionTable.suggestion(for: "xyzzy") == "")
         #expect(ActionTable.editDistance(Array("ab"), Array("ba")) == 1, "a swap is one edit")
