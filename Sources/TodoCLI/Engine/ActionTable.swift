@@ -169,6 +169,8 @@ enum ActionTable {
         UndoAction.spec, EditAction.spec, UIAction.spec, ExportAction.spec, UIDAction.spec,
         // Dates that plan (docs/todo-command.md, "The agenda", "Postponing", "Saved views").
         AgendaAction.spec, PostponeAction.spec, ViewAction.spec,
+        // Dependencies (docs/todo-command.md, "Dependencies").
+        DepAction.spec, CheckAction.spec,
         SortAction.spec, ArchiveAction.spec, WatchAction.spec, MergeAction.spec, ReconcileAction.spec,
         SyncAction.spec,
         WhereAction.spec, CommandAction.spec, HelpAction.spec, TodoShHelp.shortHelpSpec, VersionAction.spec,
