@@ -222,12 +222,18 @@ extension DependencyGraph {
     /// Whether `bytes` hold `after:` anywhere: when not, no line of them waits for anything, and a
     /// listing skips the graph entirely.
     public static func mayHaveLinks(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { mayHaveLinks($0) }
+    }
+
+    /// `mayHaveLinks` on a buffer (a line of a document, without a copy).
+    public static func mayHaveLinks(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let needle: [UInt8] = Array("after:".utf8)
         guard bytes.count >= needle.count else { return false }
         var index = 0
         let last = bytes.count - needle.count
         while index <= last {
-            if bytes[index] == 0x61, bytes[index + 1] == 0x66, bytes[index..<(index + needle.count)].elementsEqual(needle) { return true }
+            if bytes[index] == 0x61, bytes[index + 1] == 0x66, bytes[index + 2] == 0x74, bytes[index + 3] == 0x65,
+               bytes[index + 4] == 0x72, bytes[index + 5] == 0x3A { return true }
             index += 1
         }
         return false
