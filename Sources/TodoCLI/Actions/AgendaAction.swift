@@ -47,7 +47,8 @@ enum AgendaAction {
         lines.droppingTerminatorsAndMark()
         TodoShListing.warnOfConflictMarkers(lines.bytes, path: path, context)
         let width = TodoShListing.digits(lines.count)
-        let filters = try TermFilter(checking: terms, context)
+        var filters = try TermFilter(checking: terms, context)
+        if filters.needsOpenUIDs { filters.readOpenUIDs(lines.ranges.lazy.map { lines.bytes[$0.start..<($0.start + $0.length)] }) }
         var agenda = Agenda(today: context.clock.today, days: days, includesEverything: includesEverything)
         var scratch: [UInt8] = []
         let bytes = lines.bytes, ranges = lines.ranges

@@ -12,7 +12,8 @@ extension TodoShListing {
         if context.settings.modernListing { lines.droppingTerminatorsAndMark() }
         warnOfConflictMarkers(lines.bytes, path: path, context)
         let width = digits(lines.count)
-        let filters = try TermFilter(checking: terms, context)
+        var filters = try TermFilter(checking: terms, context)
+        if filters.needsOpenUIDs { filters.readOpenUIDs(lines.ranges.lazy.map { lines.bytes[$0.start..<($0.start + $0.length)] }) }
         let hideHidden = context.settings.modernListing && !context.settings.showHidden
         let today = context.clock.today
         var entries: [Entry] = []
