@@ -61,7 +61,7 @@ enum AddActions {
             throw .usage("the task text is empty; usage: \(TaskActions.usage(action, invocation))")
         }
         let first: Int, added: [[UInt8]]
-        if texts.contains(where: { TodoItem.identity(inFragment: $0) != nil }) {
+        if texts.contains(where: { TodoItem.identity(inFragment: $0) != nil || hasLinks($0) }) {
             (first, added) = try appendGivingUIDs(texts, to: path, settings: settings, creationDate: creationDate,
                                                   priorityOnAdd: priorityOnAdd, invocation)
         } else {
@@ -122,8 +122,9 @@ enum AddActions {
         }
     }
 
-    /// `add` of a text that names its own uid: the file is read and indexed whole, so that a uid
-    /// already held is reported with its holder.
+    /// `add` of a text that names its own uid or has `after:` links: the file is read and indexed
+    /// whole, so that a uid already held is reported with its holder and each link is resolved
+    /// (AddActions+Dependencies.swift).
     static func appendGivingUIDs(_ texts: [[UInt8]], to path: String, settings: TodoShSettings, creationDate: TodoDate?,
                                  priorityOnAdd: Priority?, _ invocation: Invocation) throws(CLIError) -> (Int, [[UInt8]]) {
         let done = try invocation.files.readIfExists(settings.doneFile).map { TodoDocument(bytes: $0) }
@@ -134,7 +135,9 @@ enum AddActions {
             var generator = UIDRandomness(environment: invocation.environment)
             added = []
             var taken: UIDIndex?
-            for text in texts {
+            for original in texts {
+                let text = hasLinks(original)
+                    ? try resolvingLinks(original, in: document, done: done, path: path, donePath: settings.doneFile) : original
                 // A uid the text gives itself must be free: a second holder would make it ambiguous.
                 if let given = TodoItem.identity(inFragment: text) {
                     let index = taken ?? UIDIndex(document)

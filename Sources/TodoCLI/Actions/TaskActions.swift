@@ -125,6 +125,8 @@ enum TaskActions {
         /// Done as asked, with something the user should know (an unusable `rec:`): one line on
         /// stderr, the exit status unchanged.
         case warning(String)
+        /// A line of the report on stdout that echoes no task (`TODO: 5 is free now.`).
+        case note(String)
     }
 
     /// The frame every multi-task action shares: one transaction of the todo file
@@ -201,6 +203,8 @@ enum TaskActions {
                 status = 1
             case .warning(let message):
                 invocation.warn(message)
+            case .note(let text):
+                invocation.report(text)
             }
         }
         return status
@@ -220,6 +224,8 @@ enum TaskActions {
         if settings.autoArchive { _ = try doneFile.document() }
         // The `rec:` tasks completed in this write, whose next instances `finishing` appends.
         var recurring: [(shown: Int, line: [UInt8])] = []
+        // The uids of the tasks completed in this write: the tasks waiting for them may be free now.
+        var completedUIDs: [String] = []
         let status = try editEach(addresses, invocation, finishing: { document, outcomes throws(CLIError) in
             var generator = UIDRandomness(environment: invocation.environment)
             let prefix = TodoShContext.prefix(of: invocation.todoFilePath())
@@ -245,6 +251,8 @@ enum TaskActions {
                 }
             }
             recurring = []
+            outcomes += DepAction.freedNotes(completing: completedUIDs, in: document, prefix: prefix)
+            completedUIDs = []
         }) { document, _, _, index, file in
             let shown = index + 1
             var item = document.item(at: index)
@@ -262,6 +270,7 @@ enum TaskActions {
             document.replaceContent(at: index, with: edited)
             // Only a `rec:` task has a next instance (and needs a fresh uid scanned for).
             if item.recurrence != .absent { recurring.append((shown, Array(item.content))) }
+            if let uid = item.uid { completedUIDs.append(uid) }
             return .changed(number: shown, line: edited, report: "\(TodoShContext.prefix(of: file.path)): \(shown) marked as done.")
         }
         if settings.autoArchive {

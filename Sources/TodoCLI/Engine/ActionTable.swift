@@ -173,6 +173,8 @@ enum ActionTable {
         NoteActions.noteSpec, NoteActions.openSpec,
         // Time tracking (docs/todo-command.md, "Time tracking").
         TimeTrackingActions.startSpec, TimeTrackingActions.stopSpec,
+        // Dependencies (docs/todo-command.md, "Dependencies").
+        DepAction.spec, CheckAction.spec,
         SortAction.spec, ArchiveAction.spec, WatchAction.spec, MergeAction.spec, ReconcileAction.spec,
         SyncAction.spec,
         WhereAction.spec, CommandAction.spec, HelpAction.spec, TodoShHelp.shortHelpSpec, VersionAction.spec,

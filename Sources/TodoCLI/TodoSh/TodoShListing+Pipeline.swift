@@ -12,7 +12,8 @@ extension TodoShListing {
         if context.settings.modernListing { lines.droppingTerminatorsAndMark() }
         warnOfConflictMarkers(lines.bytes, path: path, context)
         let width = digits(lines.count)
-        let filters = try TermFilter(checking: terms, context)
+        var filters = try TermFilter(checking: terms, context)
+        if filters.needsOpenUIDs { filters.readOpenUIDs(lines.ranges.lazy.map { lines.bytes[$0.start..<($0.start + $0.length)] }) }
         let hideHidden = context.settings.modernListing && !context.settings.showHidden
         let today = context.clock.today
         var entries: [Entry] = []
@@ -85,12 +86,15 @@ extension TodoShListing {
         // The `todo` name's extras (overdue highlighting, escaping for a terminal) need each line.
         let modern = settings.modernListing && (settings.escapeControls || !settings.plain)
         let needsLineWork = settings.hidePriorities || settings.hideProjects || settings.hideContexts
-            || hideCustom != nil || colors.colorsWords || modern
+            || hideCustom != nil || colors.colorsWords || modern || !blockedMarkerUIDs(bytes, settings).isEmpty
         let filtered = !settings.disableFilter && settings.finalFilter != "cat"
         let today = context.clock.today
+        // A blocked task's marker: on a terminal only, the open uids gathered once (TodoShListing+Dependencies.swift).
+        let openUIDs = blockedMarkerUIDs(bytes, settings)
         func finish(_ numbered: [UInt8], into output: inout ListingOutput) {
             var numbered = numbered
             var overdue = false
+            let blocked = !openUIDs.isEmpty && isBlocked(numbered, openUIDs: openUIDs)
             if settings.modernListing, let space = numbered.firstIndex(of: 0x20) {
                 let text = numbered[(space + 1)...]
                 overdue = !settings.plain && text.contains(0x3A) && TodoItem(text).isOverdue(on: today)
@@ -102,6 +106,7 @@ extension TodoShListing {
             if settings.hideProjects { line = removingSigilWords(line, sigil: UInt8(ascii: "+")) }
             if settings.hideContexts { line = removingSigilWords(line, sigil: UInt8(ascii: "@")) }
             if let hideCustom { line = hideCustom.removingMatches(from: line) }
+            if blocked { line += blockedMarker }
             line.append(0x0A)
             output.append(line)
         }

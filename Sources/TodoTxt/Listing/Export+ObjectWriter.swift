@@ -11,11 +11,11 @@ struct JSONObjectWriter {
     var out: UnsafeMutablePointer<UInt8>
 
     /// The most bytes one line of `length` content bytes exports to, its LF included, on either
-    /// path: each content byte appears in at most four strings (text, body, one field name, key or
-    /// value, and the uid), each byte at most six bytes escaped (`\u00xx`; an invalid byte becomes
+    /// path: each content byte appears in at most five strings (text, body, one field name, key or
+    /// value, the uid, and an `after:` value), each byte at most six bytes escaped (`\u00xx`; an invalid byte becomes
     /// U+FFFD, three), every field adds at most a few bytes of punctuation, and the fixed keys fit
     /// the constant.
-    static func bound(_ length: Int) -> Int { 32 * length + 512 }
+    static func bound(_ length: Int) -> Int { 40 * length + 512 }
 
     @inline(__always) mutating func byte(_ value: UInt8) {
         out.pointee = value
@@ -121,11 +121,11 @@ struct JSONObjectWriter {
     /// `fields`: scratch for at least `line.count / 2 + 1` fields (a field is at least two bytes
     /// and words are apart).
     mutating func object(_ line: UnsafeBufferPointer<UInt8>, readable: Int, number: Int,
-                         fields scratch: UnsafeMutablePointer<BodyFieldRange>) {
+                         fields scratch: UnsafeMutablePointer<BodyFieldRange>, openUIDs: Set<String> = []) {
         guard let base = line.baseAddress else {
             raw("{\"line\":")
             decimal(number)
-            raw(",\"text\":\"\",\"is_task\":false,\"completed\":false,\"priority\":null,\"completion_date\":null,\"creation_date\":null,\"body\":\"\",\"projects\":[],\"contexts\":[],\"tags\":{},\"uid\":null,\"due\":null,\"threshold\":null,\"effective_priority\":null,\"spent\":null}")
+            raw(",\"text\":\"\",\"is_task\":false,\"completed\":false,\"priority\":null,\"completion_date\":null,\"creation_date\":null,\"body\":\"\",\"projects\":[],\"contexts\":[],\"tags\":{},\"uid\":null,\"due\":null,\"threshold\":null,\"effective_priority\":null,\"after\":[],\"blocked\":false,\"spent\":null}")
             return
         }
         let header = TodoItem.parseHeader(line)
@@ -161,6 +161,7 @@ struct JSONObjectWriter {
         raw("},\"uid\":")
         uid(base, readable: readable, fields)
         queryFields(base, fields, priority: header.priority, isCompleted: header.isCompleted)
+        dependencyFields(base, readable: readable, fields, isTask: !header.isBlank, openUIDs: openUIDs)
         spent(base, fields)
         byte(0x7D)
     }

@@ -4,8 +4,9 @@ extension TodoDocument {
     ///
     /// Fields: `line`, `text`, `is_task`, `completed`, `priority`, `completion_date`,
     /// `creation_date`, `body`, `projects`, `contexts`, `tags` (key → values in order), `uid`, and
-    /// the fields typed queries test (`writeQueryFields`): `due`, `threshold`, `effective_priority`;
-    /// then `spent` (`writeSpent`): the first `spent:` as whole minutes, or null.
+    /// the fields typed queries test (`writeQueryFields`): `due`, `threshold`, `effective_priority`,
+    /// then the dependency fields (`writeDependencyFields`): `after`, `blocked`; then `spent`
+    /// (`writeSpent`): the first `spent:` as whole minutes, or null.
     /// Blank lines have `is_task: false`, `completed: false`, null and empty task fields.
     public func exportJSONLines() -> [UInt8] {
         var out: [UInt8] = []
@@ -27,6 +28,7 @@ extension TodoDocument {
         var fieldCapacity = 64
         var fields = UnsafeMutablePointer<BodyFieldRange>.allocate(capacity: fieldCapacity)
         defer { fields.deallocate() }
+        let openUIDs = exportOpenUIDs()
         storage.withUnsafeBufferPointer { stored in
             edits.withUnsafeBufferPointer { edited in
                 records.withUnsafeBufferPointer { records in
@@ -50,9 +52,9 @@ extension TodoDocument {
                                         fieldCapacity = line.count / 2 + 1
                                         fields = UnsafeMutablePointer<BodyFieldRange>.allocate(capacity: fieldCapacity)
                                     }
-                                    writer.object(line, readable: readable, number: index + 1, fields: fields)
+                                    writer.object(line, readable: readable, number: index + 1, fields: fields, openUIDs: openUIDs)
                                 } else {
-                                    TodoDocument.jsonObject(for: item(at: index), line: index + 1).withUnsafeBufferPointer {
+                                    TodoDocument.jsonObject(for: item(at: index), line: index + 1, openUIDs: openUIDs).withUnsafeBufferPointer {
                                         if let bytes = $0.baseAddress { writer.copy(bytes, $0.count) }
                                     }
                                 }
@@ -68,7 +70,7 @@ extension TodoDocument {
         }
     }
 
-    static func jsonObject(for item: TodoItem, line: Int) -> [UInt8] {
+    static func jsonObject(for item: TodoItem, line: Int, openUIDs: Set<String> = []) -> [UInt8] {
         var json = JSONWriter()
         json.raw("{\"line\":\(line),\"text\":")
         json.string(item.text)
@@ -101,6 +103,7 @@ extension TodoDocument {
         json.raw("},\"uid\":")
         json.optional(item.uid)
         json.writeQueryFields(QueryFields(item))
+        json.writeDependencyFields(item, openUIDs: openUIDs)
         json.writeSpent(item.spentTime.value)
         json.raw("}")
         return json.bytes

@@ -13,6 +13,11 @@ package struct TermFilter {
     var terms: [RegexTerm] = []
     var plainTerms: [PlainTerm] = []
     var typedTerms: [(term: TypedTerm, exclude: Bool)] = []
+    /// `blocked:yes` (true) and `blocked:no` (false), each maybe `-`negated: terms that need the
+    /// whole file's open uids (`openUIDs`, TermFilter+Dependencies.swift).
+    var blockedTerms: [(blocked: Bool, exclude: Bool)] = []
+    /// The uids of the listed file's open tasks, set once per listing when `needsOpenUIDs`.
+    package var openUIDs: Set<String> = []
     var today: TodoDate?
 
     package init(_ arguments: [String], plainText: Bool = false, typedTermsOn today: TodoDate? = nil) {
@@ -20,7 +25,9 @@ package struct TermFilter {
         for argument in arguments {
             let exclude = argument.hasPrefix("-")
             let term = exclude ? String(argument.dropFirst()) : argument
-            if let today, let typed = TypedTerm(term) {
+            if today != nil, let wanted = Self.blockedTerm(term) {
+                blockedTerms.append((wanted, exclude))
+            } else if let today, let typed = TypedTerm(term) {
                 typedTerms.append((typed.resolved(today: today), exclude))
             } else if plainText, !term.isEmpty, !term.utf8.contains(where: { Self.metacharacters.contains($0) }) {
                 plainTerms.append(PlainTerm(folded: TextFolding.folded(Array(term.utf8)), exclude: exclude))
@@ -34,7 +41,7 @@ package struct TermFilter {
     /// `. [ ] * ^ $ \`: a term holding one keeps todo.sh's basic-regex meaning.
     package static let metacharacters: Set<UInt8> = Set(".[]*^$\\".utf8)
 
-    package var isEmpty: Bool { terms.isEmpty && plainTerms.isEmpty && typedTerms.isEmpty }
+    package var isEmpty: Bool { terms.isEmpty && plainTerms.isEmpty && typedTerms.isEmpty && blockedTerms.isEmpty }
 
     /// Whether `line` passes every term, `line` being the task's content itself.
     package func accepts(_ line: [UInt8]) -> Bool {
@@ -52,7 +59,7 @@ package struct TermFilter {
     package func acceptsTask(_ content: ArraySlice<UInt8>) -> Bool {
         guard let today else { return true }
         for typed in typedTerms where typed.term.matches(content, today: today) == typed.exclude { return false }
-        return true
+        return blockedTermsAccept(content)
     }
 
     // MARK: Listings: typed terms and the task's text first, the whole listing line only when a term needs it

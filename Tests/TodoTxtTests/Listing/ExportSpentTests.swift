@@ -22,7 +22,7 @@ import TodoTestSupport
             #expect(try spent("a spent:1.5h\(suffix)") is NSNull, "not a duration")
         }
         #expect(String(decoding: TodoDocument(bytes: Array("\n".utf8)).exportJSONLines(), as: UTF8.self)
-            .hasSuffix("\"effective_priority\":null,\"spent\":null}\n"), "a blank line")
+            .hasSuffix("\"effective_priority\":null,\"after\":[],\"blocked\":false,\"spent\":null}\n"), "a blank line")
     }
 
     @Test func asciiFastPathEqualsStringPathWithSpent() {

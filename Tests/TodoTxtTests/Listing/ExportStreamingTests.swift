@@ -10,7 +10,8 @@ import TodoTestSupport
     static let pieces = ["x", "(A)", "(b)", "2026-03-01", "2026-13-40", "call", "mom", "+mom", "+mom", "+Mom", "@phone",
                          "@phone", "+", "@", "due:2026-03-05", "k:1", "k:2", "K:3", "k:", ":v", "a:b:c", "uid:k3f9qz",
                          "uid:second", "uuid:u1", "pri:A", "\"quoted\"", "back\\slash", "tab\there", "\u{01}", "\u{1F}",
-                         "\u{7F}", "cr\r", "\u{0B}", "#", "x", " ", "  "]
+                         "\u{7F}", "cr\r", "\u{0B}", "#", "x", " ", "  ", "after:k3f9qz", "after:zz", "after:k3f9qz",
+                         "after:", "after:\"q"]
 
     static func randomLine(_ random: inout SplitMix64) -> String {
         let count = Int(random.next() % 9)
@@ -25,7 +26,8 @@ import TodoTestSupport
             let document = TodoDocument(bytes: Array((text + "\n").utf8))
             var fast: [UInt8] = []
             document.exportJSONLines { fast += $0 }
-            let slow = TodoDocument.jsonObject(for: document.item(at: 0), line: 1) + [0x0A]
+            let slow = TodoDocument.jsonObject(for: document.item(at: 0), line: 1,
+                                               openUIDs: DependencyGraph(todo: document).openUIDs) + [0x0A]
             #expect(fast == slow, "line \(text.debugDescription)")
         }
     }
@@ -42,8 +44,9 @@ import TodoTestSupport
             }
             let document = TodoDocument(bytes: Array(text.utf8))
             var expected: [UInt8] = []
+            let open = DependencyGraph(todo: document).openUIDs
             for index in 0..<document.lineCount {
-                expected += TodoDocument.jsonObject(for: document.item(at: index), line: index + 1) + [0x0A]
+                expected += TodoDocument.jsonObject(for: document.item(at: index), line: index + 1, openUIDs: open) + [0x0A]
             }
             var chunks: [[UInt8]] = []
             document.exportJSONLines(chunkBytes: 1 + Int(random.next() % 700)) { chunks.append($0) }

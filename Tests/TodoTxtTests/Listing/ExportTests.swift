@@ -18,7 +18,7 @@ import Testing
 
     static let allFields: Set<String> = ["line", "text", "is_task", "completed", "priority", "completion_date",
                                          "creation_date", "body", "projects", "contexts", "tags", "uid",
-                                         "due", "threshold", "effective_priority", "spent"]
+                                         "due", "threshold", "effective_priority", "after", "blocked", "spent"]
 
     @Test func taskLine() throws {
         let object = try #require(try objects(b("x (A) 2026-03-01 2026-02-01 call +mom @phone due:2026-03-05 k:1 k:2 uid:k3f9qz\n")).first)
@@ -55,7 +55,7 @@ import Testing
             #expect(all[1]["effective_priority"] is NSNull, "an open task's pri: is no priority")
         }
         let line = String(decoding: parseRoundTrip(b("(C) a due:2026-01-02 uid:abc")).exportJSONLines(), as: UTF8.self)
-        #expect(line.hasSuffix(",\"uid\":\"abc\",\"due\":\"2026-01-02\",\"threshold\":null,\"effective_priority\":\"C\",\"spent\":null}\n"))
+        #expect(line.hasSuffix(",\"uid\":\"abc\",\"due\":\"2026-01-02\",\"threshold\":null,\"effective_priority\":\"C\",\"after\":[],\"blocked\":false,\"spent\":null}\n"))
     }
 
     @Test func tagKeysInFirstOccurrenceOrder() throws {
