@@ -60,13 +60,15 @@ enum AgendaAction {
             }
         }
         let groups = agenda.groups
+        // Room for every entry without a pass over them: each line at most once, plus its number,
+        // space, suffix and newline, plus the headings. Pages never written are never touched.
+        let entryCount = groups.reduce(0) { $0 + $1.entries.count }
         var output: [UInt8] = []
-        output.reserveCapacity(groups.reduce(0) { total, group in
-            group.entries.reduce(total + 40) { $0 + ranges[$1.index].length + width + 20 }
-        })
-        // The distance suffixes, made once per distinct distance; the setting read once (the
-        // settings are a large value, copied on each read).
-        var suffixes: [Int: [UInt8]] = [:]
+        output.reserveCapacity(bytes.count + entryCount * (width + 24) + groups.count * 40)
+        // The distance suffix, made once per run of one distance (the dated sections come sorted
+        // by it); the setting read once (the settings are a large value, copied on each read).
+        var suffixDays: Int?
+        var suffix: [UInt8] = []
         let escapes = context.settings.escapeControls
         for (position, group) in groups.enumerated() {
             if headings {
@@ -81,13 +83,11 @@ enum AgendaAction {
                 let text = bytes[range.start..<(range.start + range.length)]
                 if escapes { output += TerminalText.escapingControls(text) } else { output += text }
                 if let days = entry.daysFromToday {
-                    if let suffix = suffixes[days] {
-                        output += suffix
-                    } else {
-                        let suffix = Array("  (\(Agenda.distance(entry) ?? ""))".utf8)
-                        suffixes[days] = suffix
-                        output += suffix
+                    if days != suffixDays {
+                        suffix = Array("  (\(Agenda.distance(entry) ?? ""))".utf8)
+                        suffixDays = days
                     }
+                    output += suffix
                 }
                 output.append(0x0A)
             }
