@@ -60,38 +60,9 @@ enum AgendaAction {
             }
         }
         let groups = agenda.groups
-        // Room for every entry without a pass over them: each line at most once, plus its number,
-        // space, suffix and newline, plus the headings. Pages never written are never touched.
-        let entryCount = groups.reduce(0) { $0 + $1.entries.count }
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count + entryCount * (width + 24) + groups.count * 40)
-        // The distance suffix, made once per run of one distance (the dated sections come sorted
-        // by it); the setting read once (the settings are a large value, copied on each read).
-        var suffixDays: Int?
-        var suffix: [UInt8] = []
-        let escapes = context.settings.escapeControls
-        for (position, group) in groups.enumerated() {
-            if headings {
-                if position > 0 { output.append(0x0A) }
-                output += Array(agenda.heading(group.section).utf8)
-                output.append(0x0A)
-            }
-            for entry in group.entries {
-                TodoShListing.appendNumber(entry.index + 1, width: width, to: &output)
-                output.append(0x20)
-                let range = ranges[entry.index]
-                let text = bytes[range.start..<(range.start + range.length)]
-                if escapes { output += TerminalText.escapingControls(text) } else { output += text }
-                if let days = entry.daysFromToday {
-                    if days != suffixDays {
-                        suffix = Array("  (\(Agenda.distance(entry) ?? ""))".utf8)
-                        suffixDays = days
-                    }
-                    output += suffix
-                }
-                output.append(0x0A)
-            }
-        }
+        // The setting read once (the settings are a large value, copied on each read).
+        let output = render(groups, of: agenda, bytes: bytes, ranges: ranges, width: width, headings: headings,
+                            escapes: context.settings.escapeControls)
         context.sayBytes(output)
         return 0
     }
