@@ -151,7 +151,8 @@ func runCommandsBenchmark(todoBinary: String, options: CommandsBenchOptions) -> 
     report += "wall clock posix_spawn → wait4; peak RSS = the child's ru_maxrss (largest of the runs); merge, reconcile, export output to /dev/null\n"
     report += "merge = todo merge BASE OURS THEIRS; reconcile = THEIRS as todo.txt with OURS as its conflict copy; export BASE;\n"
     report += "ls = LC_ALL=C.UTF-8 todo -f BASE ls TERM against LC_ALL=C.UTF-8 grep -i -- TERM BASE, each > a file (sh -c exec);\n"
-    report += "todo ls \(listingBenchWord) against sh -c 'grep -in \(listingBenchWord) BASE | sort -f > a file' (grep C.UTF-8, sort C); 10k: todo -f FILE … > a file,"
+    report += "todo ls \(listingBenchWord) against sh -c 'grep -in \(listingBenchWord) BASE | sort -f > a file' (grep C.UTF-8, sort C);\n"
+    report += "todo ls '\(dueQuery)' and todo agenda against grep -in \(dueFloorTerm) BASE | sort -f, TODO_TEST_TIME=\(listingBenchTime); 10k: todo -f FILE … > a file,"
     report += " \(smallListingLines) lines with a done.txt beside, best of \(3 * options.runs)\n\n"
     let widths = [30, 9, 9, 10, 9, 30, 7]
     report += row(zip(["command", "best ms", "peak RSS", "time ×", "memory ×", "target", "verdict"], widths).map { ($0, $1, false) }) + "\n"

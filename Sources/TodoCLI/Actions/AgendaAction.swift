@@ -73,39 +73,9 @@ enum AgendaAction {
             }
         }
         let groups = agenda.groups
-        var output: [UInt8] = []
-        output.reserveCapacity(groups.reduce(0) { total, group in
-            group.entries.reduce(total + 40) { $0 + ranges[$1.index].length + width + 20 }
-        })
-        // The distance suffixes, made once per distinct distance; the setting read once (the
-        // settings are a large value, copied on each read).
-        var suffixes: [Int: [UInt8]] = [:]
-        let escapes = context.settings.escapeControls
-        for (position, group) in groups.enumerated() {
-            if headings {
-                if position > 0 { output.append(0x0A) }
-                output += Array(agenda.heading(group.section).utf8)
-                output.append(0x0A)
-            }
-            for entry in group.entries {
-                TodoShListing.appendNumber(entry.index + 1, width: width, to: &output)
-                output.append(0x20)
-                let range = ranges[entry.index]
-                let text = bytes[range.start..<(range.start + range.length)]
-                if escapes { output += TerminalText.escapingControls(text) } else { output += text }
-                if let days = entry.daysFromToday {
-                    if let suffix = suffixes[days] {
-                        output += suffix
-                    } else {
-                        let suffix = Array("  (\(Agenda.distance(entry) ?? ""))".utf8)
-                        suffixes[days] = suffix
-                        output += suffix
-                    }
-                }
-                if blockedLines.contains(entry.index) { output += Array("  [blocked]".utf8) }
-                output.append(0x0A)
-            }
-        }
+        // The setting read once (the settings are a large value, copied on each read).
+        let output = render(groups, of: agenda, bytes: bytes, ranges: ranges, width: width, headings: headings,
+                            escapes: context.settings.escapeControls, blocked: blockedLines)
         context.sayBytes(output)
         return 0
     }

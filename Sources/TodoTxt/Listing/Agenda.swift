@@ -70,52 +70,29 @@ public struct Agenda: Sendable {
     /// `index` order (file order is the tie-break).
     ///
     /// Complexity: a line without `due:`, `t:` or `h:` anywhere has none of those tags (a tag's key
-    /// stands right before its first colon), so it is decided from its first bytes; only the others
-    /// are parsed and their words scanned. No allocation for a line that is not kept.
+    /// stands right before its first colon), so it is decided from its first bytes; the others have
+    /// their tags found by a vector search for `h:`, `t:` and `due:` (`QueryFields.Lazy`, the same
+    /// first tags `TodoItem.scanFields` reports), with no parse of the line and no allocation for a
+    /// line that is not kept.
     public mutating func consider(_ content: ArraySlice<UInt8>, at index: Int) {
-        // Most lines are decided from their bytes: blank, completed, or holding no date tag (then
-        // only the priority counts, the header's first token on an open task).
-        let quick = content.withUnsafeBufferPointer { line -> (skip: Bool, tagless: Bool, priority: Priority?) in
+        // An open line's priority is the header's first token, after the byte order marks.
+        let quick = content.withUnsafeBufferPointer { line -> (skip: Bool, mayHoldTag: Bool, priority: Priority?) in
             let lead = TodoItem.leadingMarkLength(line)
             if TodoItem.isBlank(line, after: lead) || TodoItem.isCompleted(line, after: lead) { return (true, false, nil) }
-            if Agenda.mayHoldDateTag(line) { return (false, false, nil) }
-            return (false, true, TodoItem.priorityToken(line, at: lead))
+            return (false, Agenda.mayHoldDateTag(line), TodoItem.priorityToken(line, at: lead))
         }
         if quick.skip { return }
-        if quick.tagless {
-            if let priority = quick.priority {
-                prioritized.append(Entry(index: index, due: nil, daysFromToday: nil, priority: priority))
-            } else if includesEverything {
-                unprioritized.append(Entry(index: index, due: nil, daysFromToday: nil, priority: nil))
-            }
-            return
-        }
-        let item = TodoItem(content)
         var due: TodoDate?
-        var dueSeen = false, thresholdSeen = false, hiddenSeen = false
-        var hidden = false
-        let start = content.startIndex
-        item.scanFields { field in
-            guard field.kind == .tag else { return }
-            let key = content[(start + field.nameRange.lowerBound)..<(start + field.nameRange.upperBound)]
-            let value = content[(start + field.valueRange.lowerBound)..<(start + field.valueRange.upperBound)]
-            if key.count == 3, !dueSeen, key.elementsEqual("due".utf8) {
-                dueSeen = true
-                due = TodoDate(bytes: value)
-            } else if key.count == 1, key.first == 0x74, !thresholdSeen {  // t
-                thresholdSeen = true
-                if let threshold = TodoDate(bytes: value), threshold > today { hidden = true }
-            } else if key.count == 1, key.first == 0x68, !hiddenSeen {  // h
-                hiddenSeen = true
-                if value.count == 1, value.first == 0x31 { hidden = true }
-            }
+        if quick.mayHoldTag {
+            var fields = QueryFields.Lazy(content)
+            if fields.isHidden(on: today) { return }
+            due = fields.date(.due)
         }
-        if hidden { return }
         if let due {
             let distance = due.daysSinceEpoch - todayNumber
-            dated.append(Entry(index: index, due: due, daysFromToday: distance, priority: item.priority))
-        } else if item.priority != nil {
-            prioritized.append(Entry(index: index, due: nil, daysFromToday: nil, priority: item.priority))
+            dated.append(Entry(index: index, due: due, daysFromToday: distance, priority: quick.priority))
+        } else if let priority = quick.priority {
+            prioritized.append(Entry(index: index, due: nil, daysFromToday: nil, priority: priority))
         } else if includesEverything {
             unprioritized.append(Entry(index: index, due: nil, daysFromToday: nil, priority: nil))
         }
