@@ -22,16 +22,23 @@ extension TodoStore {
         public var doneFilePath: String?
         /// The time zone whose calendar day is "today" (creation and completion dates, `t:`).
         public var timeZone: TimeZone = .current
+        /// `add` and `rename` write relative values of `due:`, `t:` and `until:` (`due:tomorrow`,
+        /// `t:fri`, `due:+2w`) as the dates they name, and refuse a value that is neither a date
+        /// nor an expression (`due:tomorow`) with `invalidText`, as `todo add` does
+        /// (`TODO_RELATIVE_DATES=0`: off, values kept as typed).
+        public var resolvesRelativeDates = true
 
         /// The `todo` command's defaults.
         public init() {}
 
         /// The defaults, changed by the variables the `todo` command reads for them (non-empty
-        /// values only): `TODOTXT_DATE_ON_ADD=0`, `TODOTXT_UID_ON_ADD=0`, `TODOTXT_PRIORITY_ON_ADD=B`.
+        /// values only): `TODOTXT_DATE_ON_ADD=0`, `TODOTXT_UID_ON_ADD=0`, `TODOTXT_PRIORITY_ON_ADD=B`,
+        /// `TODO_RELATIVE_DATES=0`.
         public init(environment: [String: String]) {
             if let value = environment["TODOTXT_DATE_ON_ADD"], !value.isEmpty { addsCreationDate = value != "0" }
             if let value = environment["TODOTXT_UID_ON_ADD"], !value.isEmpty { addsUID = value != "0" }
             if let value = environment["TODOTXT_PRIORITY_ON_ADD"], !value.isEmpty { priorityOnAdd = Priority(value.uppercased()) }
+            if let value = environment["TODO_RELATIVE_DATES"], !value.isEmpty { resolvesRelativeDates = value != "0" }
         }
     }
 }

@@ -8,11 +8,14 @@ extension TodoStore {
     /// upper-cased, today's date goes in as the creation date and a fresh uid at the end (see
     /// `Options`). Returns the task as written (it may be filtered out of `tasks`).
     ///
-    /// Throws `invalidText` for a text that is blank or only a header, or that names a uid another
-    /// task holds.
+    /// Relative dates in `due:`, `t:` and `until:` are written as the dates they name
+    /// (`Options.resolvesRelativeDates`).
+    ///
+    /// Throws `invalidText` for a text that is blank or only a header, that names a uid another
+    /// task holds, or whose date tag is neither a date nor a relative date.
     @discardableResult
     public func add(_ text: String) async throws(TodoStoreError) -> TodoTask {
-        let bytes = Array(text.utf8)
+        let bytes = try resolvingDates(Array(text.utf8))
         let creationDate = options.addsCreationDate ? TodoDate.today(in: options.timeZone) : nil
         let priority = options.priorityOnAdd, addsUID = options.addsUID, path = path
         guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }),
@@ -59,7 +62,7 @@ extension TodoStore {
     /// date, the priority and the uid are kept unless the text gives its own header. `TodoTask.text`
     /// is the text to start an edit from.
     public func rename(_ task: TodoTask, to text: String) async throws(TodoStoreError) {
-        let bytes = Array(text.utf8)
+        let bytes = try resolvingDates(Array(text.utf8))
         try await edit(task) { item throws(TaskEditError) in try item.replacingDescription(with: bytes) }
     }
 
@@ -170,5 +173,16 @@ extension TodoStore {
             && TaskIds.sameBytes(state.document.content(at: index), document.content(at: index))
             ? state.ids.ids[index] : (pinned[index] ?? "")
         return TodoTask(id: id, line: index + 1, bytes: document.content(at: index))
+    }
+
+    /// `text` with its relative date values written as dates (today in the store's time zone), as
+    /// `todo add` and `todo replace` write them (docs/todo-command.md, "Dates relative to today").
+    func resolvingDates(_ text: [UInt8]) throws(TodoStoreError) -> [UInt8] {
+        guard options.resolvesRelativeDates else { return text }
+        do throws(RelativeDateError) {
+            return try RelativeDateTags.resolving(text, today: TodoDate.today(in: options.timeZone))
+        } catch {
+            throw .invalidText(reason: error.description)
+        }
     }
 }

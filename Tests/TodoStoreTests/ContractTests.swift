@@ -111,6 +111,31 @@ import TodoTestSupport
         #expect(readFile(path) == "one uid:abcdef\n")
     }
 
+    /// `add` and `rename` write relative dates as the days they name and refuse a typo, as `todo add`
+    /// and `todo replace` do; the option turns it off.
+    @Test func relativeDatesAreWrittenAsDatesAndATypoIsRefused() async throws {
+        writeFile(path, "")
+        var options = TodoStore.Options()
+        options.addsCreationDate = false
+        options.addsUID = false
+        options.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let store = try TodoStore(path: path, options: options)
+        let today = TodoDate.today(in: options.timeZone)
+        let tomorrow = try #require(today.adding(days: 1)), inAWeek = try #require(today.adding(days: 7))
+        let task = try await store.add("pay rent due:tomorrow")
+        #expect(task.due == tomorrow)
+        #expect(readFile(path) == "pay rent due:\(tomorrow)\n")
+        try await store.rename(task, to: "pay the rent due:1w")
+        #expect(readFile(path) == "pay the rent due:\(inAWeek)\n")
+        await #expect(throws: TodoStoreError.self) { try await store.add("call Ann due:tomorow") }
+        await #expect(throws: TodoStoreError.self) { try await store.rename(store.tasks[0], to: "x t:fridy") }
+        #expect(readFile(path) == "pay the rent due:\(inAWeek)\n")
+        options.resolvesRelativeDates = false
+        let literal = try TodoStore(path: path, options: options)
+        try await literal.add("as typed due:tomorrow")
+        #expect(readFile(path) == "pay the rent due:\(inAWeek)\nas typed due:tomorrow\n")
+    }
+
     @Test func theOptionGivesEveryTaskAUIDOnTheFirstWrite() async throws {
         writeFile(path, "one\n\ntwo\n")
         var options = TodoStore.Options()
