@@ -70,7 +70,8 @@ struct UIScreen {
     }
 
     /// One task: `NN text`, fitted to the width, coloured and highlighted.
-    /// A tracked open task shows `[25m]`, the minutes since its `tracking:`, before its text.
+    /// A tracked open task shows `[25m]`, the minutes since its `tracking:`, before its text; a
+    /// task waiting for an open task ends in `  [blocked]`, as `todo ls` marks it on a terminal.
     private func line(_ list: TaskList, row: Int, digits: Int, today: TodoDate, now: Int?) -> String {
         let index = list.rows[row]
         let item = list.document.item(at: index)
@@ -79,6 +80,7 @@ struct UIScreen {
         if let now, !item.isCompleted, let start = item.trackingStart.value {
             text = "[\(SpentTime(minutes: start.elapsedMinutes(until: now)))] " + text
         }
+        if list.blocked.contains(index) { text += "  [blocked]" }
         let plain = DisplayWidth.fitted(String(repeating: " ", count: max(0, digits - number.count)) + number + " " + text,
                                         width: columns)
         var style = ""

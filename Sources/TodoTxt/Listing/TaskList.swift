@@ -19,6 +19,10 @@ public struct TaskList: Sendable {
     public let showHidden: Bool
     /// The filter as typed ("" for none).
     public private(set) var filterText = ""
+    /// The line indices of the open tasks that wait for an open task (`after:`, docs/todo-command.md,
+    /// "Dependencies"): what a list marks as blocked. Empty when no line holds `after:`, which is
+    /// found without parsing; otherwise the file's open uids are read once per rebuild.
+    public private(set) var blocked: Set<Int> = []
 
     public init(document: TodoDocument, today: TodoDate, showHidden: Bool) {
         self.document = document
@@ -65,7 +69,14 @@ public struct TaskList: Sendable {
     /// The rows again, from the document; the selection on `task` if it is listed, else on the
     /// row at `otherwiseRow` (clamped).
     private mutating func rebuild(keeping task: TaskIdentity?, otherwiseRow: Int = 0) {
-        let filter = TermFilter(filterText.split(separator: " ").map(String.init), plainText: true, typedTermsOn: today)
+        var filter = TermFilter(filterText.split(separator: " ").map(String.init), plainText: true, typedTermsOn: today)
+        let linked = (0..<document.lineCount).contains { index in
+            document.content(at: index).withUnsafeBufferPointer { DependencyGraph.mayHaveLinks($0) }
+        }
+        let current = document
+        let openUIDs = linked ? DependencyGraph.openUIDs(of: (0..<current.lineCount).map { current.content(at: $0) }) : []
+        if filter.needsOpenUIDs { filter.setOpenUIDs(openUIDs) }
+        blocked = []
         var open: [Int] = [], done: [Int] = []
         for index in 0..<document.lineCount {
             // Most lines are decided from their bytes: blank, `x `, and whether an `h:` or `t:`
@@ -75,7 +86,12 @@ public struct TaskList: Sendable {
             guard !kind.isBlank else { continue }
             if !showHidden && Self.mayBeHidden(content) && document.item(at: index).isHidden(on: today) { continue }
             if !filter.isEmpty && !filter.accepts(Array(content)) { continue }
-            if kind.isCompleted { done.append(index) } else { open.append(index) }
+            if kind.isCompleted {
+                done.append(index)
+            } else {
+                open.append(index)
+                if linked, DependencyGraph.isBlocked(after: TodoItem(content).afterUIDs, openUIDs: openUIDs) { blocked.insert(index) }
+            }
         }
         rows = open + done
         openCount = open.count

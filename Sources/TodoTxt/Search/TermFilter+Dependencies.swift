@@ -20,6 +20,11 @@ extension TermFilter {
         openUIDs = DependencyGraph.openUIDs(of: lines)
     }
 
+    /// Sets `openUIDs` to the file's open uids, read already by the caller (`TaskList`).
+    package mutating func setOpenUIDs(_ uids: Set<String>) {
+        openUIDs = uids
+    }
+
     /// Whether `content` passes every `blocked:` term (true when there are none).
     func blockedTermsAccept(_ content: ArraySlice<UInt8>) -> Bool {
         guard !blockedTerms.isEmpty else { return true }
