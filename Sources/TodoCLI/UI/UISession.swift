@@ -62,6 +62,9 @@ final class UISession {
     var refusedField: Mode?
     var decoder = KeyDecoder()
     var uids: UIDRandomness
+    /// The clock's minute at the last draw: a tracked task's timer counts minutes, so the screen is
+    /// drawn again when the minute changes, whether or not a key came.
+    var drawnMinute = 0
     /// What `todo add` puts on a new task (a creation date, a uid, `TODOTXT_PRIORITY_ON_ADD`), from
     /// the same settings.
     let addsCreationDate: Bool
@@ -140,7 +143,7 @@ final class UISession {
             case .timeout:
                 let waiting = decoder.flush()
                 if !handle(waiting) { return 0 }
-                redraw = !waiting.isEmpty
+                redraw = !waiting.isEmpty || nowSeconds / 60 != drawnMinute
             }
             if let document = inbox.takeDocument() {
                 list.replaceDocument(document)
@@ -159,7 +162,9 @@ final class UISession {
         let size = terminal.size
         list.scroll(height: max(1, size.rows - 1))
         let screen = UIScreen(columns: size.columns, rows: size.rows, usesColor: invocation.usesColor)
-        terminal.write(screen.render(list, status: status, showingHelp: isShowingHelp, today: today, now: nowSeconds))
+        let now = nowSeconds
+        drawnMinute = now / 60
+        terminal.write(screen.render(list, status: status, showingHelp: isShowingHelp, today: today, now: now))
     }
 
     /// The file as the status line names it: under the home directory as `~/…`, to leave room.
