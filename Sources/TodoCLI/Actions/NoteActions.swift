@@ -3,10 +3,11 @@ import TodoTxt
 
 /// `todo note NR|UID` and `todo open NR|UID` (docs/todo-command.md, "Notes and links").
 ///
-/// `note`: one transaction of the todo file tags the task `note:UID.md` (a task without a uid gets
-/// one in the same write, since the note is named by it; a task that names a note already keeps
-/// it), then the note `notes/NAME` beside the todo file is created if missing and opened in the
-/// editor `todo edit` runs. The file is never locked while the editor runs, and no note is ever
+/// `note`: one transaction of the todo file tags the task with a `note:` tag naming its uid plus
+/// `.md` (docs/todo-command.md, "Notes and links"; a task without a uid gets one in the same
+/// write, since the note is named by it; a task that names a note already keeps it), then the
+/// note `notes/NAME` beside the todo file is created if missing and opened in the editor
+/// `todo edit` runs. The file is never locked while the editor runs, and no note is ever
 /// deleted. `open`: the task's first URL (`TodoItem.firstURL`), else its note, handed to the
 /// opener (`$TODO_OPENER`, else the platform's, `Opener`).
 enum NoteActions {
@@ -70,7 +71,8 @@ enum NoteActions {
     }
 
     /// The task's line tagged with its note: unchanged when it names one already; else
-    /// `note:UID.md` added, the task first given a uid from `freshUID` when it has none.
+    /// a `note:` tag (its uid plus `.md`) added, the task first given a uid from `freshUID` when it
+    /// has none.
     static func lineWithNote(_ item: TodoItem, freshUID: () -> String) throws(TaskEditError) -> [UInt8] {
         guard item.noteTag == nil else { return Array(item.content) }
         var current = item

@@ -9,7 +9,8 @@ extension TodoItem {
     /// The tag key that names a task's note.
     public static let noteTagKey = "note"
 
-    /// The file name of the note of the task with `uid`: `k3f9qz.md`.
+    /// The file name of the note of the task with `uid`: the uid followed by `.md` (the note of
+    /// `uid:k3f9qz` is `notes/` + `k3f9qz` + `.md`; docs/todo-command.md, "Notes and links").
     public static func noteFileName(forUID uid: String) -> String { uid + ".md" }
 
     /// Whether `name` can name a file in the notes folder: not empty, no `/`, no NUL, not starting
