@@ -20,8 +20,9 @@ public struct TaskList: Sendable {
     /// The filter as typed ("" for none).
     public private(set) var filterText = ""
     /// The line indices of the open tasks that wait for an open task (`after:`, docs/todo-command.md,
-    /// "Dependencies"): what a list marks as blocked. Empty when no line holds `after:`, which is
-    /// found without parsing; otherwise the file's open uids are read once per rebuild.
+    /// "Dependencies"): what a list marks as blocked. Empty when no listed open line holds `after:`
+    /// (found from the bytes, without parsing); otherwise the file's open uids are read once per
+    /// rebuild.
     public private(set) var blocked: Set<Int> = []
 
     public init(document: TodoDocument, today: TodoDate, showHidden: Bool) {
@@ -70,14 +71,18 @@ public struct TaskList: Sendable {
     /// row at `otherwiseRow` (clamped).
     private mutating func rebuild(keeping task: TaskIdentity?, otherwiseRow: Int = 0) {
         var filter = TermFilter(filterText.split(separator: " ").map(String.init), plainText: true, typedTermsOn: today)
-        let linked = (0..<document.lineCount).contains { index in
-            document.content(at: index).withUnsafeBufferPointer { DependencyGraph.mayHaveLinks($0) }
-        }
         let current = document
-        let openUIDs = linked ? DependencyGraph.openUIDs(of: (0..<current.lineCount).map { current.content(at: $0) }) : []
-        if filter.needsOpenUIDs { filter.setOpenUIDs(openUIDs) }
-        blocked = []
-        var open: [Int] = [], done: [Int] = []
+        // The file's open uids, read (parsing every line) only when a `blocked:` term or a listed
+        // line holding `after:` needs them, and then once.
+        var openUIDs: Set<String>?
+        func fileOpenUIDs() -> Set<String> {
+            if let openUIDs { return openUIDs }
+            let uids = DependencyGraph.openUIDs(of: (0..<current.lineCount).map { current.content(at: $0) })
+            openUIDs = uids
+            return uids
+        }
+        if filter.needsOpenUIDs { filter.setOpenUIDs(fileOpenUIDs()) }
+        var open: [Int] = [], done: [Int] = [], linked: [Int] = []
         for index in 0..<document.lineCount {
             // Most lines are decided from their bytes: blank, `x `, and whether an `h:` or `t:`
             // could be in them; only those are parsed (a first screen on 100k tasks).
@@ -90,7 +95,14 @@ public struct TaskList: Sendable {
                 done.append(index)
             } else {
                 open.append(index)
-                if linked, DependencyGraph.isBlocked(after: TodoItem(content).afterUIDs, openUIDs: openUIDs) { blocked.insert(index) }
+                if content.withUnsafeBufferPointer({ DependencyGraph.mayHaveLinks($0) }) { linked.append(index) }
+            }
+        }
+        blocked = []
+        if !linked.isEmpty {
+            let uids = fileOpenUIDs()
+            for index in linked where DependencyGraph.isBlocked(after: current.item(at: index).afterUIDs, openUIDs: uids) {
+                blocked.insert(index)
             }
         }
         rows = open + done
