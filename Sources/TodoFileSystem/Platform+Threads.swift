@@ -61,7 +61,7 @@ package final class LockedValue<Value: Sendable>: @unchecked Sendable {
 /// file runs while the new content is computed and written). `join()` must be called before
 /// anything the work uses goes away; it is idempotent. The value is written by the thread and read
 /// only after `pthread_join`, which orders the two, hence `@unchecked Sendable`.
-final class BackgroundJob<Value: Sendable>: @unchecked Sendable {
+package final class BackgroundJob<Value: Sendable>: @unchecked Sendable {
     private let mutex = PlatformMutex()
     private var cancelled = false
     private var value: Value?
@@ -76,7 +76,7 @@ final class BackgroundJob<Value: Sendable>: @unchecked Sendable {
 
     /// Starts `body` on a new thread; `nil` if the system refused one (the caller then does the
     /// work itself). `body` receives the job, to poll `isCancelled`.
-    static func start(_ body: @escaping @Sendable (BackgroundJob<Value>) -> Value) -> BackgroundJob<Value>? {
+    package static func start(_ body: @escaping @Sendable (BackgroundJob<Value>) -> Value) -> BackgroundJob<Value>? {
         let job = BackgroundJob<Value>()
         let start = ThreadStart { job.value = body(job) }
         let context = Unmanaged.passRetained(start).toOpaque()
@@ -88,13 +88,13 @@ final class BackgroundJob<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Whether `cancel()` was called: long work checks it now and then and stops early.
-    var isCancelled: Bool { mutex.withLock { cancelled } }
+    package var isCancelled: Bool { mutex.withLock { cancelled } }
 
     /// Asks the work to stop early; its value is then meaningless.
-    func cancel() { mutex.withLock { cancelled = true } }
+    package func cancel() { mutex.withLock { cancelled = true } }
 
     /// Waits for the work to finish and returns its value.
-    func join() -> Value {
+    package func join() -> Value {
         if !joined {
             #if canImport(Glibc)
             pthread_join(thread, nil)

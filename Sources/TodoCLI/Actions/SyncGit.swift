@@ -1,4 +1,3 @@
-import Dispatch
 import TodoFileSystem
 import TodoTxt
 
@@ -140,22 +139,21 @@ struct SyncGit: Sendable {
 }
 
 /// A git command running on another thread; `wait` returns its result.
-final class PendingGit: @unchecked Sendable {
-    private let group = DispatchGroup()
-    /// Written once on the other thread before `group` is left; read only after `wait`.
-    private var result: SyncGit.Result?
+///
+/// A thread of its own (`BackgroundJob`), not Dispatch's pool: the fetch it runs is on the critical
+/// path of every sync, and the pool's first use costs more than starting one thread. When no thread
+/// can be started, the command runs at once on the caller's thread.
+final class PendingGit: Sendable {
+    private let job: BackgroundJob<SyncGit.Result>?
+    private let ranHere: SyncGit.Result?
 
     init(_ git: SyncGit, _ arguments: [String]) {
-        group.enter()
-        DispatchQueue.global().async { [self] in
-            result = git.run(arguments)
-            group.leave()
-        }
+        job = BackgroundJob.start { _ in git.run(arguments) }
+        ranHere = job == nil ? git.run(arguments) : nil
     }
 
     func wait() -> SyncGit.Result {
-        group.wait()
-        return result ?? SyncGit.Result(status: 127, output: [], error: [])
+        job?.join() ?? ranHere ?? SyncGit.Result(status: 127, output: [], error: [])
     }
 }
 

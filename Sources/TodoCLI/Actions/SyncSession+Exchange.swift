@@ -41,7 +41,7 @@ extension SyncSession {
         throw CLIError(.pushRejected(times: SyncAction.pushAttempts))
     }
 
-    func fetchArguments(_ upstream: Upstream) -> [String] { ["fetch", "-q", "--no-recurse-submodules", upstream.remote] }
+    func fetchArguments(_ upstream: Upstream) -> [String] { EarlyFetch.arguments + [upstream.remote] }
 
     /// Fetches the upstream's remote (or takes the result of a fetch of it already run: `done`).
     func fetch(_ upstream: Upstream, done: SyncGit.Result? = nil) throws(CLIError) {

@@ -105,11 +105,20 @@ struct SyncSession {
     private mutating func runHoldingSyncLock() throws(CLIError) -> Int32 {
         // Under the lock: another sync's merge in progress is not the user's.
         try refuseUnfinishedState()
+        // The first fetch runs while the configuration is read and the files are committed: the
+        // three touch different things. It starts first when it can without the configuration.
+        let early = options.setupURL == nil ? EarlyFetch.start(git, files) : nil
         configuration = git.configuration()
         git = git.withBatchSSH(configuration)
-        // The first fetch runs while the files are committed: the two touch different things.
         let upstreamBeforeCommit = options.setupURL == nil ? try? self.upstream() : nil
-        let prefetch = upstreamBeforeCommit.map { git.start(fetchArguments($0)) }
+        let prefetch: PendingGit?
+        if let early, early.matches(git, configuration: configuration, upstream: upstreamBeforeCommit) {
+            prefetch = early.pending
+        } else {
+            // Not the fetch the configuration asks for: finished before the right one starts.
+            _ = early?.pending.wait()
+            prefetch = upstreamBeforeCommit.map { git.start(fetchArguments($0)) }
+        }
         try registerDriver()
         if let setupURL = options.setupURL { try setUpRemote(setupURL) }
         do {
