@@ -31,6 +31,9 @@ public struct ICalendarFeed: Sendable {
         let dateTimeStamp = ICalendarText.dateTime(secondsSinceEpoch: stamp)
         var occurrences: [ICalendarFeed.IdentityKey: Int] = [:]
         var uidsWritten: [String: Int] = [:]
+        // Each gains at most one key per line: reserved once instead of grown and rehashed.
+        occurrences.reserveCapacity(lines.count)
+        uidsWritten.reserveCapacity(lines.count)
         var scratch: [UInt8] = []
         for (index, line) in lines.enumerated() {
             let item = TodoItem(line)
@@ -38,7 +41,7 @@ public struct ICalendarFeed: Sendable {
             let key = ICalendarFeed.identityKey(item)
             let occurrence = occurrences[IdentityKey(bytes: key), default: 0]
             occurrences[IdentityKey(bytes: key)] = occurrence + 1
-            guard includes(index), item.hidden.value != true else { continue }
+            guard includes(index), !ICalendarFeed.isPlaceholder(item) else { continue }
             var todo = ICalendarTodo(item, fallbackUID: ICalendarFeed.derivedUID(key: key, occurrence: occurrence))
             let seen = uidsWritten[todo.uid, default: 0]
             uidsWritten[todo.uid] = seen + 1
@@ -72,8 +75,29 @@ public struct ICalendarFeed: Sendable {
     public static func derivedUID(key: [UInt8], occurrence: Int) -> String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in key { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        let hex = String(hash, radix: 16)
-        return "todo-" + String(repeating: "0", count: 16 - hex.count) + hex + "-\(occurrence)"
+        var bytes: [UInt8] = Array("todo-".utf8)
+        bytes.reserveCapacity(48)
+        for shift in stride(from: 60, through: 0, by: -4) {
+            let digit = UInt8(truncatingIfNeeded: hash >> UInt64(shift)) & 0xF
+            bytes.append(digit < 10 ? 0x30 + digit : 0x57 + digit)  // lowercase, as String(_:radix:)
+        }
+        bytes.append(0x2D)
+        bytes += String(occurrence).utf8
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `item.hidden.value == true` (an `h:1` placeholder) from the byte ranges of its fields: the
+    /// first tag whose key is `h` has the value `1`. Bytes compare as those Strings do, since no
+    /// other text is canonically equivalent to `h` or to `1`.
+    static func isPlaceholder(_ item: TodoItem) -> Bool {
+        var value: ArraySlice<UInt8>?
+        let start = item.content.startIndex
+        item.scanFields { field in
+            guard value == nil, field.kind == .tag, field.nameRange.count == 1,
+                  item.content[start + field.nameRange.lowerBound] == 0x68 else { return }  // h
+            value = item.content[(start + field.valueRange.lowerBound)..<(start + field.valueRange.upperBound)]
+        }
+        return value?.elementsEqual([0x31]) ?? false  // 1
     }
 
     /// One VTODO, its properties in a fixed order. Each content line is made in `scratch` (the
