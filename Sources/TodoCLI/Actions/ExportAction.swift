@@ -31,7 +31,7 @@ enum ExportAction {
                 let path = invocation.todoFilePath(explicit: parsed.positionals.first)
                 let document = TodoDocument(bytes: try invocation.files.read(path))
                 // Written as it is made, in pieces: the whole export is several times the file's size.
-                document.exportJSONLines { invocation.io.writeOutput($0) }
+                writeJSONLines(document) { invocation.io.writeOutput($0) }
                 return 0
             case "ics":
                 return try calendar(parsed.positionals, output: parsed.values["--output"], &invocation)

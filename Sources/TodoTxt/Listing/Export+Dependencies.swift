@@ -45,10 +45,24 @@ extension JSONObjectWriter {
 extension TodoDocument {
     /// The uids of the file's open tasks, for the export's `blocked`; empty without a scan of
     /// fields when no line holds `after:`.
+    ///
+    /// `after:` is looked for in the document's two buffers whole (a vector search), not line by
+    /// line: a line's content lies within one of them and holds no terminator, so a line holding
+    /// `after:` is always found. Bytes of no line (a BOM, terminators, the old content of an edited
+    /// line) can only make it look in vain; the set is then the same, read from the lines.
     func exportOpenUIDs() -> Set<String> {
-        var linked = false
-        withLineBuffers { _, line in if !linked, DependencyGraph.mayHaveLinks(line) { linked = true } }
-        guard linked else { return [] }
+        guard TodoDocument.holdsAfterTag(storage) || TodoDocument.holdsAfterTag(edits) else { return [] }
         return DependencyGraph.openUIDs(of: (0..<lineCount).lazy.map { self.content(at: $0) })
+    }
+
+    /// Whether `bytes` hold `after:` anywhere.
+    private static func holdsAfterTag(_ bytes: [UInt8]) -> Bool {
+        let needle: StaticString = "after:"
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            let found = ByteSearch.firstIndex(of: UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount),
+                                              in: base, from: 0, to: buffer.count)
+            return found < buffer.count
+        }
     }
 }

@@ -69,6 +69,13 @@ struct JSONObjectWriter {
     /// be read at a time past the string's end; lanes past `to` are loaded and stored, never kept.
     mutating func string(_ line: UnsafePointer<UInt8>, readable: Int, _ from: Int, _ to: Int) {
         byte(0x22)
+        stringContent(line, readable: readable, from, to)
+        byte(0x22)
+    }
+
+    /// `string`'s bytes between its quotes. Each byte's escape depends on that byte alone, so the
+    /// content of `from..<to` is the content of `from..<middle` followed by that of `middle..<to`.
+    mutating func stringContent(_ line: UnsafePointer<UInt8>, readable: Int, _ from: Int, _ to: Int) {
         var index = from
         while index < to {
             if index + 8 <= readable {
@@ -96,7 +103,6 @@ struct JSONObjectWriter {
             default: byte(value)
             }
         }
-        byte(0x22)
     }
 
     @inline(__always) static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 &+ value : 0x57 &+ value }
@@ -131,8 +137,15 @@ struct JSONObjectWriter {
         let header = TodoItem.parseHeader(line)
         raw("{\"line\":")
         decimal(number)
-        raw(",\"text\":")
-        string(base, readable: readable, 0, line.count)
+        raw(",\"text\":\"")
+        // The body is the text's tail, so its escaped bytes are those of the text from `bodyOffset`
+        // on: written once, copied for `body` below.
+        let bodyOffset = header.isBlank ? line.count : header.bodyOffset
+        stringContent(base, readable: readable, 0, bodyOffset)
+        let escapedBody = out
+        stringContent(base, readable: readable, bodyOffset, line.count)
+        let escapedBodyCount = out - escapedBody
+        byte(0x22)
         raw(header.isBlank ? ",\"is_task\":false,\"completed\":" : ",\"is_task\":true,\"completed\":")
         raw(header.isCompleted ? "true,\"priority\":" : "false,\"priority\":")
         if let priority = header.priority {
@@ -145,8 +158,9 @@ struct JSONObjectWriter {
         date(base, header.completionDate == nil ? nil : header.completionDateOffset)
         raw(",\"creation_date\":")
         date(base, header.creationDate == nil ? nil : header.creationDateOffset)
-        raw(",\"body\":")
-        string(base, readable: readable, header.isBlank ? 0 : header.bodyOffset, header.isBlank ? 0 : line.count)
+        raw(",\"body\":\"")
+        copy(UnsafePointer(escapedBody), escapedBodyCount)
+        byte(0x22)
         var count = 0
         if !header.isBlank {
             TodoItem.scanFields(in: line, from: header.bodyOffset) { field in

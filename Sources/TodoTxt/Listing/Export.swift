@@ -24,23 +24,69 @@ extension TodoDocument {
     /// U+FFFD. For ASCII text both give the same bytes. Each piece is one allocation, sized for the
     /// worst case of the lines it takes (`JSONObjectWriter.bound`), so no line checks capacity.
     public func exportJSONLines(chunkBytes: Int = 1 << 16, _ emit: ([UInt8]) -> Void) {
+        let export = JSONLinesExport(self)
+        export.write(lines: 0..<lineCount, chunkBytes: chunkBytes, emit)
+    }
+}
+
+/// The JSON Lines export of one document, ready to be written a range of lines at a time: what a
+/// line's object needs from the whole file (the open uids, for `blocked`) is computed once, when it
+/// is made, so ranges written apart (the CLI writes two at a time on two threads) and joined in
+/// order are byte for byte `TodoDocument.exportJSONLines()`.
+public struct JSONLinesExport: Sendable {
+    let document: TodoDocument
+    /// `TodoDocument.exportOpenUIDs()`, for every range.
+    let openUIDs: Set<String>
+
+    /// Reads what the export needs from the whole of `document`.
+    public init(_ document: TodoDocument) {
+        self.document = document
+        openUIDs = document.exportOpenUIDs()
+    }
+
+    /// The document's number of lines.
+    public var lineCount: Int { document.lineCount }
+
+    /// Consecutive ranges of lines covering the whole document, each of at least one line and of
+    /// about `bytes` content bytes (a range ends with the line that reaches `bytes`), so that
+    /// each range's export takes about the same time and memory whatever the lengths of its lines.
+    public func ranges(ofBytes bytes: Int) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start = 0, total = 0
+        for (index, record) in document.records.enumerated() {
+            total += record.length + 1
+            if total >= bytes {
+                ranges.append(start..<(index + 1))
+                start = index + 1
+                total = 0
+            }
+        }
+        if start < document.records.count { ranges.append(start..<document.records.count) }
+        return ranges
+    }
+
+    /// The JSON objects of the lines `lines` (clamped to the document's), numbered as in the whole
+    /// document, handed to `emit` in pieces of about `chunkBytes` bytes, each ending with a whole line.
+    public func write(lines: Range<Int>, chunkBytes: Int = 1 << 16, _ emit: ([UInt8]) -> Void) {
+        let openUIDs = self.openUIDs
+        let document = self.document
         // Field scratch for the longest line seen so far (`JSONObjectWriter.object`'s requirement).
         var fieldCapacity = 64
         var fields = UnsafeMutablePointer<BodyFieldRange>.allocate(capacity: fieldCapacity)
         defer { fields.deallocate() }
-        let openUIDs = exportOpenUIDs()
-        storage.withUnsafeBufferPointer { stored in
-            edits.withUnsafeBufferPointer { edited in
-                records.withUnsafeBufferPointer { records in
-                    var index = 0
-                    while index < records.count {
+        document.storage.withUnsafeBufferPointer { stored in
+            document.edits.withUnsafeBufferPointer { edited in
+                document.records.withUnsafeBufferPointer { records in
+                    let last = Swift.min(Swift.max(lines.upperBound, 0), records.count)
+                    var index = Swift.min(Swift.max(lines.lowerBound, 0), last)
+                    while index < last {
                         // Room for a piece and one more line, or for the first line alone if it needs more.
                         let capacity = Swift.max(chunkBytes + JSONObjectWriter.bound(0), JSONObjectWriter.bound(records[index].length))
                         let piece = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
                             guard let start = buffer.baseAddress else { return }
                             var writer = JSONObjectWriter(out: start)
                             let end = start + capacity
-                            while index < records.count, writer.out - start < chunkBytes {
+                            while index < last, writer.out - start < chunkBytes {
                                 let record = records[index]
                                 if end - writer.out < JSONObjectWriter.bound(record.length) { break }
                                 let line = TodoDocument.buffer(of: record, stored: stored, edited: edited)
@@ -54,7 +100,7 @@ extension TodoDocument {
                                     }
                                     writer.object(line, readable: readable, number: index + 1, fields: fields, openUIDs: openUIDs)
                                 } else {
-                                    TodoDocument.jsonObject(for: item(at: index), line: index + 1, openUIDs: openUIDs).withUnsafeBufferPointer {
+                                    TodoDocument.jsonObject(for: document.item(at: index), line: index + 1, openUIDs: openUIDs).withUnsafeBufferPointer {
                                         if let bytes = $0.baseAddress { writer.copy(bytes, $0.count) }
                                     }
                                 }
@@ -69,7 +115,9 @@ extension TodoDocument {
             }
         }
     }
+}
 
+extension TodoDocument {
     static func jsonObject(for item: TodoItem, line: Int, openUIDs: Set<String> = []) -> [UInt8] {
         var json = JSONWriter()
         json.raw("{\"line\":\(line),\"text\":")

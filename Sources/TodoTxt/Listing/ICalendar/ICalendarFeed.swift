@@ -29,20 +29,24 @@ public struct ICalendarFeed: Sendable {
         ICalendarText.appendLine("VERSION:2.0", to: &output)
         ICalendarText.appendLine("PRODID:" + ICalendarText.escaped(productID), to: &output)
         let dateTimeStamp = ICalendarText.dateTime(secondsSinceEpoch: stamp)
-        var occurrences: [[UInt8]: Int] = [:]
+        var occurrences: [ICalendarFeed.IdentityKey: Int] = [:]
         var uidsWritten: [String: Int] = [:]
+        // Each gains at most one key per line: reserved once instead of grown and rehashed.
+        occurrences.reserveCapacity(lines.count)
+        uidsWritten.reserveCapacity(lines.count)
+        var scratch: [UInt8] = []
         for (index, line) in lines.enumerated() {
             let item = TodoItem(line)
             if item.isBlank { continue }
             let key = ICalendarFeed.identityKey(item)
-            let occurrence = occurrences[key, default: 0]
-            occurrences[key] = occurrence + 1
-            guard includes(index), item.hidden.value != true else { continue }
+            let occurrence = occurrences[IdentityKey(bytes: key), default: 0]
+            occurrences[IdentityKey(bytes: key)] = occurrence + 1
+            guard includes(index), !ICalendarFeed.isPlaceholder(item) else { continue }
             var todo = ICalendarTodo(item, fallbackUID: ICalendarFeed.derivedUID(key: key, occurrence: occurrence))
             let seen = uidsWritten[todo.uid, default: 0]
             uidsWritten[todo.uid] = seen + 1
             if seen > 0 { todo.uid += "-\(seen + 1)" }
-            ICalendarFeed.append(todo, stamp: dateTimeStamp, to: &output)
+            ICalendarFeed.append(todo, stamp: dateTimeStamp, to: &output, scratch: &scratch)
         }
         ICalendarText.appendLine("END:VCALENDAR", to: &output)
         return output
@@ -71,27 +75,73 @@ public struct ICalendarFeed: Sendable {
     public static func derivedUID(key: [UInt8], occurrence: Int) -> String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in key { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        let hex = String(hash, radix: 16)
-        return "todo-" + String(repeating: "0", count: 16 - hex.count) + hex + "-\(occurrence)"
+        var bytes: [UInt8] = Array("todo-".utf8)
+        bytes.reserveCapacity(48)
+        for shift in stride(from: 60, through: 0, by: -4) {
+            let digit = UInt8(truncatingIfNeeded: hash >> UInt64(shift)) & 0xF
+            bytes.append(digit < 10 ? 0x30 + digit : 0x57 + digit)  // lowercase, as String(_:radix:)
+        }
+        bytes.append(0x2D)
+        bytes += String(occurrence).utf8
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// One VTODO, its properties in a fixed order.
-    static func append(_ todo: ICalendarTodo, stamp: String, to output: inout [UInt8]) {
+    /// `item.hidden.value == true` (an `h:1` placeholder) from the byte ranges of its fields: the
+    /// first tag whose key is `h` has the value `1`. Bytes compare as those Strings do, since no
+    /// other text is canonically equivalent to `h` or to `1`.
+    static func isPlaceholder(_ item: TodoItem) -> Bool {
+        var value: ArraySlice<UInt8>?
+        let start = item.content.startIndex
+        item.scanFields { field in
+            guard value == nil, field.kind == .tag, field.nameRange.count == 1,
+                  item.content[start + field.nameRange.lowerBound] == 0x68 else { return }  // h
+            value = item.content[(start + field.valueRange.lowerBound)..<(start + field.valueRange.upperBound)]
+        }
+        return value?.elementsEqual([0x31]) ?? false  // 1
+    }
+
+    /// One VTODO, its properties in a fixed order. Each content line is made in `scratch` (the
+    /// caller's, reused) from the value's bytes, then folded into `output`.
+    static func append(_ todo: ICalendarTodo, stamp: String, to output: inout [UInt8], scratch line: inout [UInt8]) {
+        func property(_ name: StaticString, _ value: () -> Void) {
+            line.removeAll(keepingCapacity: true)
+            line.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            value()
+            ICalendarText.appendLine(bytes: line, to: &output)
+        }
+        func text(_ value: String) { ICalendarText.appendEscaped(value, to: &line) }
+        func plain(_ value: String) { line.append(contentsOf: value.utf8) }
+        func date(_ value: TodoDate) { ICalendarText.appendDate(value, to: &line) }
         ICalendarText.appendLine("BEGIN:VTODO", to: &output)
-        ICalendarText.appendLine("UID:" + ICalendarText.escaped(todo.uid), to: &output)
-        ICalendarText.appendLine("DTSTAMP:" + stamp, to: &output)
-        ICalendarText.appendLine("SUMMARY:" + ICalendarText.escaped(todo.summary), to: &output)
-        if let start = todo.start { ICalendarText.appendLine("DTSTART;VALUE=DATE:" + ICalendarText.date(start), to: &output) }
-        if let due = todo.due { ICalendarText.appendLine("DUE;VALUE=DATE:" + ICalendarText.date(due), to: &output) }
-        if let priority = todo.priority { ICalendarText.appendLine("PRIORITY:\(priority)", to: &output) }
-        ICalendarText.appendLine("STATUS:" + (todo.isCompleted ? "COMPLETED" : "NEEDS-ACTION"), to: &output)
+        property("UID:") { text(todo.uid) }
+        property("DTSTAMP:") { plain(stamp) }
+        property("SUMMARY:") { text(todo.summary) }
+        if let start = todo.start { property("DTSTART;VALUE=DATE:") { date(start) } }
+        if let due = todo.due { property("DUE;VALUE=DATE:") { date(due) } }
+        if let priority = todo.priority { property("PRIORITY:") { plain(String(priority)) } }
+        property("STATUS:") { plain(todo.isCompleted ? "COMPLETED" : "NEEDS-ACTION") }
         if let completed = todo.completionDate {
-            ICalendarText.appendLine("COMPLETED:" + ICalendarText.date(completed) + "T000000Z", to: &output)
+            property("COMPLETED:") { date(completed); plain("T000000Z") }
         }
         if !todo.categories.isEmpty {
-            ICalendarText.appendLine("CATEGORIES:" + todo.categories.map(ICalendarText.escaped).joined(separator: ","), to: &output)
+            property("CATEGORIES:") {
+                for (position, category) in todo.categories.enumerated() {
+                    if position > 0 { line.append(0x2C) }
+                    text(category)
+                }
+            }
         }
-        if let rule = todo.recurrenceRule { ICalendarText.appendLine("RRULE:" + rule, to: &output) }
+        if let rule = todo.recurrenceRule { property("RRULE:") { plain(rule) } }
         ICalendarText.appendLine("END:VTODO", to: &output)
+    }
+
+    /// A derived UID's key as a dictionary key: the same equality as `[UInt8]`'s, hashed as one
+    /// block of bytes instead of byte by byte.
+    struct IdentityKey: Hashable {
+        let bytes: [UInt8]
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
     }
 }

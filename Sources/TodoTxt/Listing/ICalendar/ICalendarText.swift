@@ -11,6 +11,12 @@ public enum ICalendarText {
     public static func escaped(_ text: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
+        appendEscaped(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `escaped(text)`'s bytes to `bytes`.
+    static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
         for byte in text.utf8 {
             switch byte {
             case 0x5C, 0x3B, 0x2C: bytes.append(0x5C); bytes.append(byte)  // \ ; ,
@@ -20,12 +26,16 @@ public enum ICalendarText {
             default: bytes.append(byte)
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `YYYYMMDD`, a DATE value.
     public static func date(_ date: TodoDate) -> String {
         String(decoding: date.bytes.filter { $0 != 0x2D }, as: UTF8.self)
+    }
+
+    /// Appends `date(date)`'s bytes to `bytes`.
+    static func appendDate(_ date: TodoDate, to bytes: inout [UInt8]) {
+        for byte in date.bytes where byte != 0x2D { bytes.append(byte) }
     }
 
     /// `YYYYMMDDTHHMMSSZ`, a UTC DATE-TIME value, for a moment given in seconds since 1970-01-01
@@ -44,7 +54,11 @@ public enum ICalendarText {
     /// Appends `line` as a content line: folded so that no physical line exceeds `lineLimit` octets
     /// (each continuation starting with one space), never inside a UTF-8 sequence, each ended by CRLF.
     public static func appendLine(_ line: String, to output: inout [UInt8]) {
-        let bytes = Array(line.utf8)
+        appendLine(bytes: Array(line.utf8), to: &output)
+    }
+
+    /// `appendLine` for a line given as its UTF-8 bytes.
+    static func appendLine(bytes: [UInt8], to output: inout [UInt8]) {
         var start = 0
         var limit = lineLimit
         while bytes.count - start > limit {

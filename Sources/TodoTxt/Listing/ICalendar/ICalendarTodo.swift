@@ -30,7 +30,7 @@ public struct ICalendarTodo: Sendable, Equatable {
     public init(_ item: TodoItem, fallbackUID uid: String) {
         var carried: [Range<Int>] = []
         // One pass over the body: the first tag of each key the properties read, and the categories.
-        var firstTag: [String: BodyFieldRange] = [:]
+        var firstTag = PropertyTags()
         var projects: [String] = [], contexts: [String] = []
         item.scanFields { field in
             let name = item.content[ICalendarTodo.shifted(field.nameRange, item)]
@@ -42,37 +42,35 @@ public struct ICalendarTodo: Sendable, Equatable {
                 let text = lossyString(name)
                 if !contexts.contains(text) { contexts.append(text) }
             case .tag:
-                guard name.count <= 4, let key = ICalendarTodo.propertyTagKeys.first(where: { $0.utf8.elementsEqual(name) }),
-                      firstTag[key] == nil else { return }
-                firstTag[key] = field
+                firstTag.keepFirst(field, named: name)
             }
         }
         func value(_ field: BodyFieldRange) -> ArraySlice<UInt8> { item.content[ICalendarTodo.shifted(field.valueRange, item)] }
 
-        if let own = item.uidRange, let field = (firstTag["uid"].flatMap { $0.valueRange == own ? $0 : nil }
-                                               ?? firstTag["uuid"].flatMap { $0.valueRange == own ? $0 : nil }) {
+        if let own = item.uidRange, let field = (firstTag.uid.flatMap { $0.valueRange == own ? $0 : nil }
+                                               ?? firstTag.uuid.flatMap { $0.valueRange == own ? $0 : nil }) {
             self.uid = lossyString(value(field))
             carried.append(field.range)
         } else {
             self.uid = uid
         }
-        due = firstTag["due"].flatMap { TodoDate(bytes: value($0)) }
-        if due != nil, let field = firstTag["due"] { carried.append(field.range) }
-        if let field = firstTag["t"], let date = TodoDate(bytes: value(field)), due.map({ date <= $0 }) ?? true {
+        due = firstTag.due.flatMap { TodoDate(bytes: value($0)) }
+        if due != nil, let field = firstTag.due { carried.append(field.range) }
+        if let field = firstTag.t, let date = TodoDate(bytes: value(field)), due.map({ date <= $0 }) ?? true {
             start = date
             carried.append(field.range)
         }
         isCompleted = item.isCompleted
         completionDate = item.isCompleted ? item.completionDate : nil
         var priorityLetter = item.priority
-        if priorityLetter == nil, item.isCompleted, let field = firstTag["pri"],
+        if priorityLetter == nil, item.isCompleted, let field = firstTag.pri,
            let kept = Priority(lossyString(value(field))) {
             priorityLetter = kept
             carried.append(field.range)
         }
         priority = priorityLetter.map(ICalendarTodo.priorityValue)
         recurrenceRule = nil
-        if !item.isCompleted, due != nil || start != nil, let field = firstTag["rec"],
+        if !item.isCompleted, due != nil || start != nil, let field = firstTag.rec,
            let rule = Recurrence(lossyString(value(field))).flatMap(ICalendarTodo.recurrenceRule) {
             recurrenceRule = rule
             carried.append(field.range)
@@ -81,8 +79,23 @@ public struct ICalendarTodo: Sendable, Equatable {
         summary = ICalendarTodo.summary(of: item, without: carried)
     }
 
-    /// The tags a property may carry.
-    private static let propertyTagKeys = ["uid", "uuid", "due", "t", "pri", "rec"]
+    /// The first tag of each key a property may carry (`uid`, `uuid`, `due`, `t`, `pri`, `rec`),
+    /// keys compared as bytes.
+    private struct PropertyTags {
+        var uid: BodyFieldRange?, uuid: BodyFieldRange?, due: BodyFieldRange?
+        var t: BodyFieldRange?, pri: BodyFieldRange?, rec: BodyFieldRange?
+
+        /// Keeps `field` (a tag whose key is `name`) if its key is one of them and is the first of it.
+        mutating func keepFirst(_ field: BodyFieldRange, named name: ArraySlice<UInt8>) {
+            func keep(_ slot: inout BodyFieldRange?) { if slot == nil { slot = field } }
+            if name.elementsEqual("uid".utf8) { keep(&uid) }
+            else if name.elementsEqual("uuid".utf8) { keep(&uuid) }
+            else if name.elementsEqual("due".utf8) { keep(&due) }
+            else if name.elementsEqual("t".utf8) { keep(&t) }
+            else if name.elementsEqual("pri".utf8) { keep(&pri) }
+            else if name.elementsEqual("rec".utf8) { keep(&rec) }
+        }
+    }
 
     /// RFC 5545's PRIORITY for a todo.txt priority: A→1, B→2, … I→9, and J…Z→9 (the scale ends at 9,
     /// its lowest). 0, "undefined", is never written: a task without a priority has no PRIORITY.
