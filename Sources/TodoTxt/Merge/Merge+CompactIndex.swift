@@ -182,6 +182,14 @@ struct CompactIndex {
         }
     }
 
+    /// The bucket a key with `tag` is looked for first, read ahead of the lookup: a key going into a
+    /// fresh table is a cache miss on that bucket, and reading the buckets of several lines in a row
+    /// lets their misses overlap (docs/notes/speed-commands.md, "Round three").
+    @inline(__always)
+    func readAhead(_ tag: UInt32) -> UInt32 {
+        buckets[Int(tag >> 2) & (buckets.count - 1)]
+    }
+
     /// Adds a key with `tag` at the empty `bucket` `find` gave; returns its entry.
     mutating func insert(tag: UInt32, bucket: Int) -> Int {
         let entry = newEntry(tag: tag)
@@ -253,6 +261,9 @@ struct CompactScanner {
     /// Per input: the first occurrence's entry → this input's last occurrence's entry, for the
     /// bytes it holds on several lines.
     private var lastOccurrence: [[UInt32: UInt32]]
+    /// The buckets read ahead (`CompactIndex.readAhead`), summed: kept so that the reads are not
+    /// optimised away; nothing reads it.
+    private var readAheadSum: UInt32 = 0
 
     /// Sized for inputs of `lineCounts` lines.
     init(lineCounts: [Int]) {
@@ -296,12 +307,22 @@ struct CompactScanner {
         var hint = 0
         var within = true
         var occurrences = lastOccurrence[side]
+        // While lines miss their hints one after the other (all of the first input's do: its keys go
+        // into a fresh table), the next lines are split and keyed a window at a time and their buckets
+        // read in one tight loop, so that the cache misses overlap instead of coming one per line.
+        var window: [(start: Int, contentEnd: Int, next: Int, key: (tag: UInt32, uid: Range<Int>?)?)] = []
+        window.reserveCapacity(Self.windowSize)
+        var windowPosition = 0
+        var previousMissed = false
+        var readAheadSum = self.readAheadSum
         let buffer = buffers[side]
         if let base = buffer.baseAddress {
             let count = buffer.count
             var start = input.begin
             while start < count {
-                let (contentEnd, next) = CompactInput.line(base, at: start, count: count)
+                let inWindow = windowPosition < window.count && window[windowPosition].start == start
+                let (contentEnd, next) = inWindow ? (window[windowPosition].contentEnd, window[windowPosition].next)
+                    : CompactInput.line(base, at: start, count: count)
                 lineCount += 1
                 let terminator = CompactInput.terminator(contentEnd: contentEnd, next: next)
                 if terminator == .lf { sawLF = true } else if terminator == .crlf { sawCRLF = true }
@@ -319,20 +340,40 @@ struct CompactScanner {
                 var uidEntry: Int?, firstOccurrence: Int?
                 if let known = index.entry(holding: line, hint: hint, buffers) {
                     if index.isUIDEntry(known) { uidEntry = known } else { firstOccurrence = known }
-                } else if let uid = MergeSide.uidRange(of: line) {
-                    let value = UnsafeBufferPointer(rebasing: line[uid])
-                    guard ByteScanning.isASCII(value) else { within = false; break }
-                    let tag = CompactIndex.tag(MergeKeyTable.hashBytes(value, seed: 0x5555_AAAA_0F0F_F0F0), .uid)
-                    let found = index.find(tag: tag, hint: hint) { candidate in
-                        index.holdsUID(value, line: line, entry: candidate, buffers)
-                    }
-                    uidEntry = found.entry ?? index.insert(tag: tag, bucket: found.bucket)
+                    previousMissed = false
                 } else {
-                    let tag = CompactIndex.tag(MergeKeyTable.hashBytes(line, seed: 0), .text)
-                    let found = index.find(tag: tag, hint: hint) { candidate in
-                        index.holdsBytes(line, entry: candidate, buffers)
+                    let key: (tag: UInt32, uid: Range<Int>?)?
+                    if inWindow {
+                        key = window[windowPosition].key
+                    } else if previousMissed {
+                        window.removeAll(keepingCapacity: true)
+                        windowPosition = 0
+                        var lineStart = start
+                        while lineStart < count && window.count < Self.windowSize {
+                            let bounds = CompactInput.line(base, at: lineStart, count: count)
+                            window.append((lineStart, bounds.contentEnd, bounds.next,
+                                           Self.tableKey(UnsafeBufferPointer(start: base + lineStart, count: bounds.contentEnd - lineStart))))
+                            lineStart = bounds.next
+                        }
+                        for ahead in window { if let aheadKey = ahead.key { readAheadSum &+= index.readAhead(aheadKey.tag) } }
+                        key = window[0].key
+                    } else {
+                        key = Self.tableKey(line)
                     }
-                    firstOccurrence = found.entry ?? index.insert(tag: tag, bucket: found.bucket)
+                    previousMissed = true
+                    guard let key else { within = false; break }
+                    if let uid = key.uid {
+                        let value = UnsafeBufferPointer(rebasing: line[uid])
+                        let found = index.find(tag: key.tag, hint: hint) { candidate in
+                            index.holdsUID(value, line: line, entry: candidate, buffers)
+                        }
+                        uidEntry = found.entry ?? index.insert(tag: key.tag, bucket: found.bucket)
+                    } else {
+                        let found = index.find(tag: key.tag, hint: hint) { candidate in
+                            index.holdsBytes(line, entry: candidate, buffers)
+                        }
+                        firstOccurrence = found.entry ?? index.insert(tag: key.tag, bucket: found.bucket)
+                    }
                 }
                 let entry: Int
                 if let uidEntry {
@@ -354,15 +395,33 @@ struct CompactScanner {
                 index.setSlot(entry, side, start)
                 if keepEntries { entries.append(UInt32(truncatingIfNeeded: entry)) }
                 hint = entry + 1
+                if inWindow || (windowPosition < window.count && window[windowPosition].start == start) { windowPosition += 1 }
                 start = next
             }
         }
+        self.readAheadSum = readAheadSum
         guard within else { return nil }
         lastOccurrence[side] = occurrences
         input.lineCount = lineCount
         input.dominantTerminator = sawLF || !sawCRLF ? .lf : .crlf
         input.endsWithTerminator = lineCount > 0 && lastTerminator != .none
         return entries
+    }
+
+    /// Lines keyed ahead at a time (`scan`): enough cache misses in flight at once to cover most of
+    /// their latency, few enough that the window's keys stay in the first-level cache.
+    static let windowSize = 16
+
+    /// The table key of a line that missed its hint: a uid's tag and where the uid is, or the line's
+    /// bytes' tag; nil when its uid holds a non-ASCII byte (outside the compact merge's reach).
+    @inline(__always)
+    static func tableKey(_ line: UnsafeBufferPointer<UInt8>) -> (tag: UInt32, uid: Range<Int>?)? {
+        if let uid = MergeSide.uidRange(of: line) {
+            let value = UnsafeBufferPointer(rebasing: line[uid])
+            guard ByteScanning.isASCII(value) else { return nil }
+            return (CompactIndex.tag(MergeKeyTable.hashBytes(value, seed: 0x5555_AAAA_0F0F_F0F0), .uid), uid)
+        }
+        return (CompactIndex.tag(MergeKeyTable.hashBytes(line, seed: 0), .text), nil)
     }
 
     /// Byte equality, eight bytes at a time.
