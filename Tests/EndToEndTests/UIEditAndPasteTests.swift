@@ -19,18 +19,11 @@ final class UIEditAndPasteTests: XCTestCase {
     }
 
     private func start(_ text: String) throws -> PseudoTerminalProcess {
-        Files.write(path, text)
-        let environment = ["HOME": directory, "TODO_FILE": path, "TERM": "xterm", "NO_COLOR": "1",
-                           "TODO_TEST_TIME": "1764410000", "TZ": "UTC", "TODO_TEST_UID_SEED": "1", "LC_ALL": "C.UTF-8"]
-        let ui = try XCTUnwrap(PseudoTerminalProcess([Spawn.todo, "ui"], environment: environment, columns: 100, rows: 10))
-        XCTAssertTrue(ui.waitFor { $0.alternateScreen && $0.lines.last?.isEmpty == false }, "\(ui.screen.text)")
-        return ui
+        try UITerminal.start(text, home: directory, todoFile: path, columns: 100, rows: 10)
     }
 
     private func quit(_ ui: PseudoTerminalProcess) {
-        ui.send("q")
-        XCTAssertEqual(ui.waitForExit(), 0)
-        XCTAssertFalse(ui.screen.alternateScreen, "the main screen is back")
+        UITerminal.quit(ui)
         XCTAssertFalse(ui.screen.bracketedPaste, "bracketed paste is off again")
     }
 

@@ -17,20 +17,12 @@ final class UINotesTests: XCTestCase {
     }
 
     private func start(_ text: String, _ extra: [String: String]) throws -> PseudoTerminalProcess {
-        Files.write(path, text)
-        let environment = ["HOME": directory, "TODO_FILE": path, "TERM": "xterm", "NO_COLOR": "1",
-                           "TODO_TEST_TIME": "1764410000", "TZ": "UTC", "TODO_TEST_UID_SEED": "1", "LC_ALL": "C.UTF-8",
-                           "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"].merging(extra) { $1 }
-        let ui = try XCTUnwrap(PseudoTerminalProcess([Spawn.todo, "ui"], environment: environment, columns: 100, rows: 12))
-        XCTAssertTrue(ui.waitFor { $0.alternateScreen && $0.lines.last?.isEmpty == false }, "\(ui.screen.text)")
-        return ui
+        let search = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        return try UITerminal.start(text, home: directory, todoFile: path, columns: 100, rows: 12,
+                                    environment: search.merging(extra) { $1 })
     }
 
-    private func quit(_ ui: PseudoTerminalProcess) {
-        ui.send("q")
-        XCTAssertEqual(ui.waitForExit(), 0)
-        XCTAssertFalse(ui.screen.alternateScreen, "the main screen is back")
-    }
+    private func quit(_ ui: PseudoTerminalProcess) { UITerminal.quit(ui) }
 
     private func script(_ name: String, _ body: String) -> String {
         let script = directory + "/" + name

@@ -10,8 +10,7 @@ final class UIQueryTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/todo.txt"
         Files.write(path, "call mom due:2025-11-28\n(A) pay rent due:2025-12-06\nbuy milk\n(B) fix bike due:2025-11-29\n")
-        let environment = ["HOME": directory, "TODO_FILE": path, "TERM": "xterm", "NO_COLOR": "1",
-                           "TODO_TEST_TIME": "1764410000", "TZ": "UTC", "TODO_TEST_UID_SEED": "1", "LC_ALL": "C.UTF-8"]
+        let environment = UITerminal.environment(home: directory, todoFile: path)
         let ui = try XCTUnwrap(PseudoTerminalProcess([Spawn.todo, "ui"], environment: environment, columns: 80, rows: 12))
         XCTAssertTrue(ui.waitFor { $0.lines.first == "1 call mom due:2025-11-28" }, ui.screen.text)
         ui.send("/due:<=today")

@@ -18,20 +18,12 @@ final class UITests: XCTestCase {
 
     private func start(_ text: String, arguments: [String] = [], options: [String] = [], columns: Int = 80,
                        rows: Int = 12, environment extra: [String: String] = [:]) throws -> PseudoTerminalProcess {
-        Files.write(path, text)
-        var environment = ["HOME": directory, "TODO_FILE": path, "TERM": "xterm", "NO_COLOR": "1",
-                           "TODO_TEST_TIME": "1764410000", "TZ": "UTC", "TODO_TEST_UID_SEED": "1", "LC_ALL": "C.UTF-8"]
-        environment.merge(extra) { _, new in new }
-        let ui = try XCTUnwrap(PseudoTerminalProcess([Spawn.todo] + options + ["ui"] + arguments, environment: environment,
-                                                     columns: columns, rows: rows))
-        XCTAssertTrue(ui.waitFor { $0.alternateScreen && $0.lines.last?.isEmpty == false }, "\(ui.screen.text)")
-        return ui
+        try UITerminal.start(text, home: directory, todoFile: path, arguments: arguments, options: options, columns: columns,
+                             rows: rows, environment: extra)
     }
 
     private func quit(_ ui: PseudoTerminalProcess) {
-        ui.send("q")
-        XCTAssertEqual(ui.waitForExit(), 0)
-        XCTAssertFalse(ui.screen.alternateScreen, "the main screen is back")
+        UITerminal.quit(ui)
         XCTAssertTrue(ui.screen.cursorVisible, "the cursor is shown again")
     }
 

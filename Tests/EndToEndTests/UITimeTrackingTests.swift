@@ -12,8 +12,7 @@ final class UITimeTrackingTests: XCTestCase {
         let path = directory + "/todo.txt"
         // The clock is 2025-11-29T09:53:20Z: task 1 has been tracked for 25 minutes.
         Files.write(path, "write report tracking:2025-11-29T09:28:20Z uid:aaa111\nbuy milk\n")
-        let environment = ["HOME": directory, "TODO_FILE": path, "TERM": "xterm", "NO_COLOR": "1",
-                           "TODO_TEST_TIME": "1764410000", "TZ": "UTC", "TODO_TEST_UID_SEED": "1", "LC_ALL": "C.UTF-8"]
+        let environment = UITerminal.environment(home: directory, todoFile: path)
         let ui = try XCTUnwrap(PseudoTerminalProcess([Spawn.todo, "ui"], environment: environment, columns: 80, rows: 12))
         XCTAssertTrue(ui.waitForText("1 [25m] write report"), ui.screen.text)
         ui.send("j")

@@ -66,15 +66,7 @@ extension AgendaAction {
                         at += 1
                     }
                     for entry in group.entries {
-                        var value = entry.index + 1
-                        let size = max(width, TodoShListing.digits(value))
-                        var digit = at + size - 1
-                        while digit >= at {
-                            target[digit] = 0x30 &+ UInt8(truncatingIfNeeded: value % 10)
-                            value /= 10
-                            digit -= 1
-                        }
-                        at += size
+                        at = TodoShListing.writePaddedNumber(entry.index + 1, width: width, into: target, at: at)
                         target[at] = 0x20
                         at += 1
                         let range = ranges[entry.index]

@@ -1,4 +1,4 @@
-import Dispatch
+import TodoFileSystem
 import TodoTxt
 
 extension ExportAction {
@@ -27,27 +27,25 @@ extension ExportAction {
         var held: [[UInt8]] = []
         var next = 0
         while next < ranges.count {
-            let other = HeldPieces()
-            let group = DispatchGroup()
-            if next + 1 < ranges.count {
-                let range = ranges[next + 1]
-                DispatchQueue.global().async(group: group) {
-                    export.write(lines: range) { other.pieces.append($0) }
-                }
-            }
+            // The range after this thread's, on a thread of its own (`BackgroundJob`, as the file
+            // layer's early checks run); made here when no thread can be started.
+            let other: BackgroundJob<[[UInt8]]>? = next + 1 < ranges.count ? BackgroundJob.start { [range = ranges[next + 1]] _ in
+                var pieces: [[UInt8]] = []
+                export.write(lines: range) { pieces.append($0) }
+                return pieces
+            } : nil
             for piece in held { emit(piece) }
             export.write(lines: ranges[next], emit)
-            group.wait()
-            held = other.pieces
+            if let other {
+                held = other.join()
+            } else if next + 1 < ranges.count {
+                held = []
+                export.write(lines: ranges[next + 1]) { held.append($0) }
+            } else {
+                held = []
+            }
             next += 2
         }
         for piece in held { emit(piece) }
     }
-}
-
-/// The pieces of one range made on the second thread: written by it alone until the group it runs
-/// in is left, read by the caller only after `DispatchGroup.wait`, which orders the two; hence
-/// `@unchecked Sendable`.
-private final class HeldPieces: @unchecked Sendable {
-    var pieces: [[UInt8]] = []
 }

@@ -266,16 +266,7 @@ extension TodoShListing {
                         let color = classes[index - blockStart]
                         let colored = paletteSizes[color] != 0
                         if colored { put(palette[color]) }
-                        // The number, zero-padded to `width`, written from its last digit.
-                        var value = entry.number
-                        let size = max(width, digits(value))
-                        var position = offset + size - 1
-                        while position >= offset {
-                            out[position] = 0x30 &+ UInt8(truncatingIfNeeded: value % 10)
-                            value /= 10
-                            position -= 1
-                        }
-                        offset += size
+                        offset = writePaddedNumber(entry.number, width: width, into: out, at: offset)
                         out[offset] = 0x20
                         offset += 1
                         if entry.start + length + 8 <= limit {

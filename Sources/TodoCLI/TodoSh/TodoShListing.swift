@@ -128,6 +128,22 @@ enum TodoShListing {
     /// digits only are listed; todo.sh hides them.)
     static func isBlank(_ text: ArraySlice<UInt8>) -> Bool { text.allSatisfy { $0 == 0x20 } }
 
+    /// Writes `value` (≥ 0) in decimal, zero-padded to `width` digits, at `target + offset`, from its
+    /// last digit; returns the offset after it. The caller has made room for
+    /// `max(width, digits(value))` bytes there (the listings' byte writers size their buffers so).
+    @inline(__always)
+    static func writePaddedNumber(_ value: Int, width: Int, into target: UnsafeMutablePointer<UInt8>, at offset: Int) -> Int {
+        var rest = value
+        let size = max(width, digits(value))
+        var position = offset + size - 1
+        while position >= offset {
+            target[position] = 0x30 &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+            position -= 1
+        }
+        return offset + size
+    }
+
     /// The number of decimal digits of `value` (≥ 0).
     static func digits(_ value: Int) -> Int {
         var count = 1
