@@ -13,7 +13,7 @@ import TodoTxt
 enum NoteActions {
     static let noteSpec = ActionSpec(
         name: "note", arguments: "NR|UID", argumentCount: 1...1,
-        summary: "Open the task's note notes/UID.md in $VISUAL/$EDITOR (created, and tagged note:, once).",
+        summary: "Open the task's note (in notes/, named by its uid) in $VISUAL/$EDITOR (created, and tagged note:, once).",
         completes: .task, availability: .todoOnly, group: .tasks,
         notes: ActionTable.singleAddressDetails + [
             "The note lies in notes/ beside the todo file; a task without a uid gets one (the note's name).",
