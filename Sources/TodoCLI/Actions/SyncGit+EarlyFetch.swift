@@ -35,9 +35,7 @@ struct EarlyFetch {
     /// `upstream`: the same environment, and a fetch with no remote named that fetches only the
     /// upstream's remote (`fetch.all` would make it fetch every remote).
     func matches(_ git: SyncGit, configuration: [String: String], upstream: SyncSession.Upstream?) -> Bool {
-        guard upstream != nil, environment == git.environment else { return false }
-        let all = configuration["fetch.all"]?.lowercased()
-        return all == nil || ["false", "no", "off", "0"].contains(all ?? "")
+        upstream != nil && environment == git.environment && !Self.isTrue(configuration["fetch.all"])
     }
 
     /// Whether any configuration git reads for this repository may hold one of `words`: the
@@ -50,7 +48,8 @@ struct EarlyFetch {
             || key.hasPrefix("GIT_CONFIG_VALUE_") {
             if holdsAny(words, Array(value.utf8)) { return true }
         }
-        for path in configurationFiles(environment: environment, gitDirectory: gitDirectory) {
+        guard let paths = configurationFiles(environment: environment, gitDirectory: gitDirectory) else { return true }
+        for path in paths {
             do {
                 if holdsAny(words, try files.read(path).bytes) { return true }
             } catch .notFound {
@@ -65,8 +64,9 @@ struct EarlyFetch {
     /// The files git reads its configuration from, by git-config(1): the system file (unless
     /// `GIT_CONFIG_NOSYSTEM`; at `GIT_CONFIG_SYSTEM`, else where the usual builds put it), the
     /// global ones (`GIT_CONFIG_GLOBAL`, else the XDG file and `~/.gitconfig`), the repository's
-    /// and its worktree's.
-    static func configurationFiles(environment: [String: String], gitDirectory: String) -> [String] {
+    /// and its worktree's. Nil when they cannot be told from here: a relative `XDG_CONFIG_HOME`,
+    /// which git would take from its own working directory.
+    static func configurationFiles(environment: [String: String], gitDirectory: String) -> [String]? {
         var paths: [String] = []
         if !isTrue(environment["GIT_CONFIG_NOSYSTEM"]) {
             if let system = environment["GIT_CONFIG_SYSTEM"] {
@@ -79,7 +79,8 @@ struct EarlyFetch {
             paths.append(global)
         } else {
             let home = environment["HOME"] ?? ""
-            if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
+                guard xdg.hasPrefix("/") else { return nil }
                 paths.append(xdg + "/git/config")
             } else if !home.isEmpty {
                 paths.append(home + "/.config/git/config")
@@ -90,7 +91,8 @@ struct EarlyFetch {
         return paths.filter { !$0.isEmpty }
     }
 
-    /// git's reading of a boolean environment variable, for `GIT_CONFIG_NOSYSTEM`.
+    /// git's reading of a boolean (`GIT_CONFIG_NOSYSTEM`, `fetch.all`): true for `true`, `yes`,
+    /// `on` or a non-zero number, in any letter case.
     static func isTrue(_ value: String?) -> Bool {
         guard let value = value?.lowercased() else { return false }
         return ["1", "true", "yes", "on"].contains(value) || (Int(value).map { $0 != 0 } ?? false)

@@ -68,6 +68,16 @@ struct SyncEarlyFetchTests {
         #expect(EarlyFetch.mayMention(EarlyFetch.words, environment: environment, gitDirectory: gitDirectory, FileSystem()))
     }
 
+    @Test func aRelativeXDGConfigHomeCannotBeToldFromHere() throws {
+        #expect(try mayMention([:], extra: ["XDG_CONFIG_HOME": "config"]))
+        #expect(try !mayMention([:], extra: ["XDG_CONFIG_HOME": ""]))
+    }
+
+    @Test func gitsBooleans() {
+        for value in ["1", "true", "YES", "On", "2"] { #expect(EarlyFetch.isTrue(value), "\(value)") }
+        for value in [nil, "", "0", "false", "no", "off", "maybe"] { #expect(!EarlyFetch.isTrue(value), "\(String(describing: value))") }
+    }
+
     @Test func theWordsAreFoundInAnyLetterCaseOnly() {
         #expect(EarlyFetch.holdsAny(EarlyFetch.words, Array("x\n\tsShCoMmAnD=1".utf8)))
         #expect(!EarlyFetch.holdsAny(EarlyFetch.words, Array("sshcomman".utf8)))
