@@ -93,8 +93,17 @@ package final class BackgroundJob<Value: Sendable>: @unchecked Sendable {
     /// Asks the work to stop early; its value is then meaningless.
     package func cancel() { mutex.withLock { cancelled = true } }
 
-    /// Waits for the work to finish and returns its value.
-    package func join() -> Value {
+    /// Waits for the work to finish and hands its value over, keeping no reference to it: a large
+    /// value the caller then changes in place is not copied first. Called at most once, and not
+    /// after `join()` needs the value again.
+    package func takeValue() -> Value {
+        let taken = join()
+        value = nil
+        return taken
+    }
+
+    /// Waits for the work to finish, its value left unread (a job whose work was not needed).
+    package func wait() {
         if !joined {
             #if canImport(Glibc)
             pthread_join(thread, nil)
@@ -103,6 +112,11 @@ package final class BackgroundJob<Value: Sendable>: @unchecked Sendable {
             #endif
             joined = true
         }
+    }
+
+    /// Waits for the work to finish and returns its value.
+    package func join() -> Value {
+        wait()
         guard let value else { preconditionFailure("BackgroundJob: the thread ended without a value") }
         return value
     }

@@ -64,6 +64,10 @@ enum MergeAction {
     static func merge(base: String, ours: String, theirs: String, options: ThreeWayOptions,
                       invocation: Invocation) throws(CLIError) -> Int32 {
         let baseBytes = try invocation.files.read(base)
+        // BASE is indexed on a second core while THEIRS and OURS are read (docs/notes/speed-commands.md);
+        // joined before the merge, or on the way out when something fails first.
+        var preparing = BackgroundJob.start { _ in TodoMerge.prepareBase(baseBytes) }
+        defer { preparing?.wait() }
         let theirsBytes = try invocation.files.read(theirs)
         func refuseNUL(_ path: String, _ bytes: [UInt8]) throws(CLIError) {
             if holdsNUL(bytes) { throw .failure("merge: \(path) holds NUL bytes (a binary file?); not merging, \(ours) left as it was") }
@@ -79,7 +83,10 @@ enum MergeAction {
                                            warn: invocation.warn) { (oursBytes: [UInt8]) throws(CLIError) -> ReplacementContent? in
             try refuseNUL(ours, oursBytes)
             try refuseNUL(theirs, theirsBytes)
-            let merged = TodoMerge.threeWay(base: baseBytes, ours: oursBytes, theirs: theirsBytes, options: options)
+            // Taken, not shared, so the merge extends the index in place; a second attempt of the
+            // transaction (the file changed meanwhile) indexes BASE again.
+            let preparedBase = preparing.take()?.takeValue() ?? TodoMerge.prepareBase(baseBytes)
+            let merged = TodoMerge.threeWay(base: preparedBase, ours: oursBytes, theirs: theirsBytes, options: options)
             reports = merged.reports
             conflicts = merged.conflicts
             return .gathered(sources: merged.sources, pieces: merged.pieces)

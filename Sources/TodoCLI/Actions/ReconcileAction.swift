@@ -63,6 +63,10 @@ enum ReconcileAction {
                 // Sync clients write copies as plain files; anything else only shares the name.
                 guard fileSystem.kind(of: copyPath, followingLinks: false) == .regular else { continue }
                 guard let copyBytes = readCopy(copyPath, outcome: &outcome, invocation: invocation) else { continue }
+                // The copy is indexed on a second core while the done file and the file are read
+                // (docs/notes/speed-commands.md); joined by the merge, or here on the way out.
+                let preparing = BackgroundJob.start { _ in TodoMerge.prepareCopy(copyBytes) }
+                defer { preparing?.wait() }
                 let doneUIDs: Set<String>
                 if target == realDone {
                     doneUIDs = []
@@ -71,7 +75,7 @@ enum ReconcileAction {
                     doneUIDs = UIDIndex(TodoDocument(bytes: done)).allUIDs
                 }
                 let existed = fileSystem.exists(target)
-                var reports = try mergeCopy(copyBytes, into: target, doneUIDs: doneUIDs, invocation: invocation)
+                var reports = try mergeCopy(copyBytes, preparedBy: preparing, into: target, doneUIDs: doneUIDs, invocation: invocation)
                 switch try retire(copyPath, merged: copyBytes, into: target, doneUIDs: doneUIDs, keep: keep,
                                   reports: &reports, invocation: invocation) {
                 case .retired: break
@@ -93,15 +97,19 @@ enum ReconcileAction {
 
     /// Merges `bytes` (a copy, or what was appended to one) into `target` with the two-way rules,
     /// written safely (compare-and-swap under the lock); returns what the merge reports.
-    static func mergeCopy(_ bytes: [UInt8], into target: String, doneUIDs: Set<String>,
-                          invocation: Invocation) throws(CLIError) -> [MergeReport] {
+    static func mergeCopy(_ copy: [UInt8], preparedBy job: BackgroundJob<PreparedConflictCopy>? = nil, into target: String,
+                          doneUIDs: Set<String>, invocation: Invocation) throws(CLIError) -> [MergeReport] {
+        var preparing = job
         var reports: [MergeReport] = []
         // The result goes to the file as runs of the file and the copy (`MergeOutput`), never
         // built whole (docs/notes/speed-commands.md).
         try invocation.files.transactBytes(target, createIfMissing: true, refusesConflictBlocks: false,
                                            lockTimeout: invocation.lockTimeout,
                                            warn: invocation.warn) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
-            let merged = TodoMerge.twoWay(file: current, copy: bytes, doneUIDs: doneUIDs)
+            // Taken, not shared, so the merge extends the index in place; a second attempt of the
+            // transaction (the file changed meanwhile) indexes the copy again.
+            let copy = preparing.take()?.takeValue() ?? TodoMerge.prepareCopy(copy)
+            let merged = TodoMerge.twoWay(file: current, copy: copy, doneUIDs: doneUIDs)
             reports = merged.reports
             return .gathered(sources: merged.sources, pieces: merged.pieces)
         }

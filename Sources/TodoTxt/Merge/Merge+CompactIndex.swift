@@ -112,8 +112,14 @@ struct CompactIndex {
     private(set) var slots: [UInt32] = []
     /// Entry → its key's hash, with the key's kind in the two low bits (`Kind`).
     private var tags: [UInt32] = []
-    /// Bucket → entry + 1; 0 is empty. Linear probing; the bucket of a key is `tag >> 2` masked.
+    /// Bucket → entry + 1 in the bits below `fragmentMask`, and the top bits of the entry's tag in
+    /// those of `fragmentMask`; 0 is empty. Linear probing; the bucket of a key is `tag >> 2` masked.
+    /// The fragment lets a probe pass most buckets holding other keys without reading their tags,
+    /// each a cache miss in a table larger than the cache (docs/notes/speed-commands.md).
     private var buckets: [UInt32]
+    /// The bits of a bucket that hold its entry's tag's top bits (the top byte, `widestFragmentMask`)
+    /// while every entry + 1 fits in the others; none after (`insert` then rebuilds the buckets).
+    private var fragmentMask: UInt32
     /// Entries in `buckets`.
     private var tableCount = 0
     /// Entry of an occurrence → entry of the next occurrence of the same bytes (any input's).
@@ -129,8 +135,12 @@ struct CompactIndex {
         case chained = 2
     }
 
-    init(sideCount: Int, expectedKeys: Int, entryCapacity: Int) {
+    /// The top byte: every entry + 1 below 2^24 fits under it.
+    static let widestFragmentMask: UInt32 = 0xFF00_0000
+
+    init(sideCount: Int, expectedKeys: Int, entryCapacity: Int, fragmentMask: UInt32 = widestFragmentMask) {
         self.sideCount = sideCount
+        self.fragmentMask = fragmentMask
         var size = 16
         while size < expectedKeys + expectedKeys / 2 { size <<= 1 }
         buckets = [UInt32](repeating: 0, count: size)
@@ -173,11 +183,15 @@ struct CompactIndex {
     func find(tag: UInt32, hint: Int, isKey: (Int) -> Bool) -> (entry: Int?, bucket: Int) {
         if hint < tags.count && tags[hint] == tag && isKey(hint) { return (hint, -1) }
         let mask = buckets.count - 1
+        let fragment = tag & fragmentMask
         var bucket = Int(tag >> 2) & mask
         while true {
-            let held = Int(buckets[bucket])
-            if held == 0 { return (nil, bucket) }
-            if tags[held - 1] == tag && isKey(held - 1) { return (held - 1, bucket) }
+            let value = buckets[bucket]
+            if value == 0 { return (nil, bucket) }
+            if value & fragmentMask == fragment {
+                let held = Int(value & ~fragmentMask) - 1
+                if tags[held] == tag && isKey(held) { return (held, bucket) }
+            }
             bucket = (bucket + 1) & mask
         }
     }
@@ -193,18 +207,29 @@ struct CompactIndex {
     /// Adds a key with `tag` at the empty `bucket` `find` gave; returns its entry.
     mutating func insert(tag: UInt32, bucket: Int) -> Int {
         let entry = newEntry(tag: tag)
-        buckets[bucket] = UInt32(truncatingIfNeeded: entry + 1)
         tableCount += 1
-        if tableCount * 5 > buckets.count * 3 {
-            buckets = [UInt32](repeating: 0, count: buckets.count * 2)
-            let mask = buckets.count - 1
-            for (held, heldTag) in tags.enumerated() where heldTag & 3 != Kind.chained.rawValue {
-                var slot = Int(heldTag >> 2) & mask
-                while buckets[slot] != 0 { slot = (slot + 1) & mask }
-                buckets[slot] = UInt32(truncatingIfNeeded: held + 1)
-            }
+        if UInt32(truncatingIfNeeded: tags.count) & fragmentMask != 0 {
+            // Entry numbers no longer fit below the fragment: buckets without fragments from now on.
+            fragmentMask = 0
+            rebuildBuckets(count: buckets.count)
+        } else if tableCount * 5 > buckets.count * 3 {
+            rebuildBuckets(count: buckets.count * 2)
+        } else {
+            buckets[bucket] = (tag & fragmentMask) | UInt32(truncatingIfNeeded: entry + 1)
         }
         return entry
+    }
+
+    /// Fresh buckets, `count` of them, holding every entry that is in the table (chained ones never
+    /// are), `entry`'s included.
+    private mutating func rebuildBuckets(count: Int) {
+        buckets = [UInt32](repeating: 0, count: count)
+        let mask = count - 1
+        for (held, heldTag) in tags.enumerated() where heldTag & 3 != Kind.chained.rawValue {
+            var slot = Int(heldTag >> 2) & mask
+            while buckets[slot] != 0 { slot = (slot + 1) & mask }
+            buckets[slot] = (heldTag & fragmentMask) | UInt32(truncatingIfNeeded: held + 1)
+        }
     }
 
     /// The entry for `side`'s next occurrence of the bytes whose first occurrence is `first`, after
@@ -265,12 +290,13 @@ struct CompactScanner {
     /// optimised away; nothing reads it.
     private var readAheadSum: UInt32 = 0
 
-    /// Sized for inputs of `lineCounts` lines.
-    init(lineCounts: [Int]) {
+    /// Sized for inputs of `lineCounts` lines. `fragmentMask` is `CompactIndex`'s (a narrower one
+    /// lets tests reach the change to buckets without fragments on small inputs).
+    init(lineCounts: [Int], fragmentMask: UInt32 = CompactIndex.widestFragmentMask) {
         let largest = lineCounts.max() ?? 0
         let others = lineCounts.reduce(0, +) - largest
         index = CompactIndex(sideCount: lineCounts.count, expectedKeys: largest + largest / 16,
-                             entryCapacity: largest + min(others, largest / 8))
+                             entryCapacity: largest + min(others, largest / 8), fragmentMask: fragmentMask)
         lastOccurrence = Array(repeating: [:], count: lineCounts.count)
     }
 
@@ -442,5 +468,34 @@ struct CompactScanner {
             index += 1
         }
         return true
+    }
+}
+
+/// The first input of a compact merge scanned on its own, into a fresh table sized for inputs as
+/// large as it: the one step of the merge that needs none of the other inputs, so a caller can run
+/// it while they are still being read (`TodoMerge.prepareBase`, `prepareCopy`). Lines of the first
+/// input all miss their hints (the table is empty), which makes this the merge's costliest scan.
+struct CompactFirstScan: Sendable {
+    var input: CompactInput
+    var scanner: CompactScanner
+    /// Each line's entry, when asked for (`keepEntries`); else empty.
+    let entries: [UInt32]
+
+    /// `bytes` scanned as input `side` of `sideCount`; nil when it is outside the compact merge's
+    /// reach (`CompactIndex`).
+    init?(_ bytes: [UInt8], side: Int, sideCount: Int, keepEntries: Bool,
+          fragmentMask: UInt32 = CompactIndex.widestFragmentMask) {
+        var input = CompactInput(bytes)
+        input.lineCount = CompactScanner.lineCount(bytes, begin: input.begin)
+        var scanner = CompactScanner(lineCounts: Array(repeating: input.lineCount, count: sideCount), fragmentMask: fragmentMask)
+        // The other inputs' buffers are empty: until they are scanned no entry has a line of theirs.
+        var arrays = Array(repeating: [UInt8](), count: sideCount)
+        arrays[side] = bytes
+        guard let entries = CompactBuffers.with(arrays, { buffers in
+            scanner.scan(&input, side: side, buffers, keepEntries: keepEntries)
+        }) else { return nil }
+        self.input = input
+        self.scanner = scanner
+        self.entries = entries
     }
 }

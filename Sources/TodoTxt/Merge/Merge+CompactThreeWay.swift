@@ -10,16 +10,24 @@ struct CompactThreeWay {
     let arrays: [[UInt8]]
 
     /// The merge, or nil when the inputs are outside the compact merge's reach (`CompactIndex`).
-    static func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8], options: ThreeWayOptions) -> MergeOutput? {
-        var inputs = [CompactInput(base), CompactInput(ours), CompactInput(theirs)]
-        for side in inputs.indices {
+    static func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8], options: ThreeWayOptions,
+                      fragmentMask: UInt32 = CompactIndex.widestFragmentMask) -> MergeOutput? {
+        guard let first = CompactFirstScan(base, side: baseSide, sideCount: 3, keepEntries: false, fragmentMask: fragmentMask) else { return nil }
+        return merge(base: first, ours: ours, theirs: theirs, options: options)
+    }
+
+    /// The merge on BASE scanned ahead (`TodoMerge.prepareBase`), or nil when OURS or THEIRS is
+    /// outside the compact merge's reach.
+    static func merge(base first: consuming CompactFirstScan, ours: [UInt8], theirs: [UInt8], options: ThreeWayOptions) -> MergeOutput? {
+        var inputs = [first.input, CompactInput(ours), CompactInput(theirs)]
+        for side in [oursSide, theirsSide] {
             inputs[side].lineCount = CompactScanner.lineCount(inputs[side].bytes, begin: inputs[side].begin)
         }
-        let arrays = [base, ours, theirs]
+        let arrays = [first.input.bytes, ours, theirs]
+        // Moved out, not copied: the scans below extend the index in place.
+        var scanner = (consume first).scanner
         return CompactBuffers.with(arrays) { buffers -> MergeOutput? in
-            var scanner = CompactScanner(lineCounts: inputs.map(\.lineCount))
-            guard scanner.scan(&inputs[baseSide], side: baseSide, buffers, keepEntries: false) != nil,
-                  let oursEntries = scanner.scan(&inputs[oursSide], side: oursSide, buffers, keepEntries: true),
+            guard let oursEntries = scanner.scan(&inputs[oursSide], side: oursSide, buffers, keepEntries: true),
                   let theirsEntries = scanner.scan(&inputs[theirsSide], side: theirsSide, buffers, keepEntries: true) else { return nil }
             var merger = CompactThreeWay(buffers: buffers, index: scanner.index, rules: ThreeWayRules(options: options), arrays: arrays)
             var extras: [CompactUnit] = []

@@ -11,16 +11,25 @@ struct CompactTwoWay {
     let inputs: [CompactInput]
 
     /// The merge, or nil when the inputs are outside the compact merge's reach (`CompactIndex`).
-    static func merge(file: [UInt8], copy: [UInt8], doneUIDs: Set<String>) -> MergeOutput? {
-        var inputs = [CompactInput(file), CompactInput(copy)]
-        for side in inputs.indices {
-            inputs[side].lineCount = CompactScanner.lineCount(inputs[side].bytes, begin: inputs[side].begin)
-        }
-        let arrays = [file, copy]
+    static func merge(file: [UInt8], copy: [UInt8], doneUIDs: Set<String>,
+                      fragmentMask: UInt32 = CompactIndex.widestFragmentMask) -> MergeOutput? {
+        guard let first = CompactFirstScan(copy, side: copySide, sideCount: 2, keepEntries: true, fragmentMask: fragmentMask) else { return nil }
+        return merge(file: file, copy: first, doneUIDs: doneUIDs)
+    }
+
+    /// The merge on the copy scanned ahead (`TodoMerge.prepareCopy`), or nil when the file is outside
+    /// the compact merge's reach. The copy is scanned first, the file after: which input goes into
+    /// the table first changes only the entries' numbers, never which lines match (the k-th line
+    /// with some bytes in one input matches the k-th in the other either way).
+    static func merge(file: [UInt8], copy first: consuming CompactFirstScan, doneUIDs: Set<String>) -> MergeOutput? {
+        var inputs = [CompactInput(file), first.input]
+        inputs[fileSide].lineCount = CompactScanner.lineCount(file, begin: inputs[fileSide].begin)
+        let arrays = [file, first.input.bytes]
+        let copyEntries = first.entries
+        // Moved out, not copied: the scans below extend the index in place.
+        var scanner = (consume first).scanner
         return CompactBuffers.with(arrays) { buffers -> MergeOutput? in
-            var scanner = CompactScanner(lineCounts: inputs.map(\.lineCount))
-            guard let fileEntries = scanner.scan(&inputs[fileSide], side: fileSide, buffers, keepEntries: true),
-                  let copyEntries = scanner.scan(&inputs[copySide], side: copySide, buffers, keepEntries: true) else { return nil }
+            guard let fileEntries = scanner.scan(&inputs[fileSide], side: fileSide, buffers, keepEntries: true) else { return nil }
             var merger = CompactTwoWay(buffers: buffers, index: scanner.index, doneUIDs: doneUIDs, arrays: arrays, inputs: inputs)
             var extras: [CompactUnit] = []
             let decisions = merger.decideFile(entries: fileEntries, extras: &extras)
@@ -39,20 +48,40 @@ struct CompactTwoWay {
         arrays[side][offset..<(offset + buffers.content(side, at: offset).count)]
     }
 
-    /// Every line of both inputs, by content, among those that pass `include` (`TwoWayMerger.countLines`).
+    /// Every line of both inputs, by content, among those that pass `filter` (`TwoWayMerger.countLines`).
+    /// The lines holding some bytes are found by searching each buffer whole: the rare hits, not
+    /// every line, cost a step each.
     static func countLines(_ buffers: CompactBuffers, _ arrays: [[UInt8]], _ inputs: [CompactInput],
-                           where include: (UnsafeBufferPointer<UInt8>) -> Bool) -> [ArraySlice<UInt8>: Int] {
+                           where filter: TwoWayLineFilter) -> [ArraySlice<UInt8>: Int] {
         var counts: [ArraySlice<UInt8>: Int] = [:]
         for side in [fileSide, copySide] {
             let buffer = buffers[side]
             guard let base = buffer.baseAddress else { continue }
-            var start = inputs[side].begin
-            while start < buffer.count {
-                let (contentEnd, next) = CompactInput.line(base, at: start, count: buffer.count)
-                if include(UnsafeBufferPointer(start: base + start, count: contentEnd - start)) {
+            let begin = inputs[side].begin
+            switch filter {
+            case .all:
+                var start = begin
+                while start < buffer.count {
+                    let (contentEnd, next) = CompactInput.line(base, at: start, count: buffer.count)
                     counts[arrays[side][start..<contentEnd], default: 0] += 1
+                    start = next
                 }
-                start = next
+            case .holding(let needle):
+                needle.withUnsafeBufferPointer { needle in
+                    var from = begin
+                    while true {
+                        let hit = ByteSearch.firstIndex(of: needle, in: base, from: from, to: buffer.count)
+                        guard hit < buffer.count else { break }
+                        var start = hit
+                        while start > begin && base[start - 1] != 0x0A { start -= 1 }
+                        let (contentEnd, next) = CompactInput.line(base, at: start, count: buffer.count)
+                        // A needle ending in the line's CR is not in its content.
+                        if hit + needle.count <= contentEnd {
+                            counts[arrays[side][start..<contentEnd], default: 0] += 1
+                        }
+                        from = next
+                    }
+                }
             }
         }
         return counts
@@ -64,7 +93,7 @@ struct CompactTwoWay {
         let buffer = buffers[Self.fileSide]
         guard let base = buffer.baseAddress else { return decisions }
         let (buffers, arrays, inputs) = (self.buffers, self.arrays, self.inputs)
-        let counter = { (include: (UnsafeBufferPointer<UInt8>) -> Bool) in CompactTwoWay.countLines(buffers, arrays, inputs, where: include) }
+        let counter = { (filter: TwoWayLineFilter) in CompactTwoWay.countLines(buffers, arrays, inputs, where: filter) }
         var start = inputs[Self.fileSide].begin
         var line = 0
         while start < buffer.count {

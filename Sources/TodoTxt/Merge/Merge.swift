@@ -206,6 +206,46 @@ extension TodoMerge {
     }
 
     /// The general three-way merge (documents, keys and units), past the whole-file shortcuts.
+    /// BASE indexed ahead, for `threeWay(base:ours:theirs:options:)` with a `PreparedMergeBase`: the
+    /// costliest step that needs only BASE, so that a caller with a second core can run it while it
+    /// still reads OURS and THEIRS (docs/notes/speed-commands.md).
+    public static func prepareBase(_ base: [UInt8]) -> PreparedMergeBase {
+        PreparedMergeBase(bytes: base, scan: CompactFirstScan(base, side: CompactThreeWay.baseSide, sideCount: 3, keepEntries: false))
+    }
+
+    /// `threeWay(base:ours:theirs:options:)` on BASE indexed ahead (`prepareBase`): the same result.
+    /// Consumes `base`: the merge extends its index in place, which a copy held elsewhere would make
+    /// it duplicate first.
+    public static func threeWay(base: consuming PreparedMergeBase, ours: [UInt8], theirs: [UInt8], options: ThreeWayOptions) -> MergeOutput {
+        let baseBytes = base.bytes
+        if sameBytes(ours[...], theirs[...]) || sameBytes(theirs[...], baseBytes[...]) {
+            return MergeOutput(bytes: ours, conflicts: [], reports: [])
+        }
+        if sameBytes(ours[...], baseBytes[...]) { return MergeOutput(bytes: theirs, conflicts: [], reports: []) }
+        if let scan = (consume base).scan, let merged = CompactThreeWay.merge(base: scan, ours: ours, theirs: theirs, options: options) {
+            return merged
+        }
+        return generalThreeWay(base: baseBytes, ours: ours, theirs: theirs, options: options)
+    }
+
+    /// A conflict copy indexed ahead, for `twoWay(file:copy:doneUIDs:)` with a `PreparedConflictCopy`:
+    /// the costliest step that needs only the copy, so that a caller with a second core can run it
+    /// while it still reads the file.
+    public static func prepareCopy(_ copy: [UInt8]) -> PreparedConflictCopy {
+        PreparedConflictCopy(bytes: copy, scan: CompactFirstScan(copy, side: CompactTwoWay.copySide, sideCount: 2, keepEntries: true))
+    }
+
+    /// `twoWay(file:copy:doneUIDs:)` on the copy indexed ahead (`prepareCopy`): the same result.
+    /// Consumes `copy`, as `threeWay` consumes its prepared BASE.
+    public static func twoWay(file: [UInt8], copy: consuming PreparedConflictCopy, doneUIDs: Set<String>) -> MergeOutput {
+        let copyBytes = copy.bytes
+        if sameBytes(file[...], copyBytes[...]) { return MergeOutput(bytes: file, conflicts: [], reports: []) }
+        if let scan = (consume copy).scan, let merged = CompactTwoWay.merge(file: file, copy: scan, doneUIDs: doneUIDs) {
+            return merged
+        }
+        return generalTwoWay(file: file, copy: copyBytes, doneUIDs: doneUIDs)
+    }
+
     static func generalThreeWay(base: [UInt8], ours: [UInt8], theirs: [UInt8], options: ThreeWayOptions) -> MergeOutput {
         var merger = ThreeWayMerger(base: TodoDocument(bytes: base), ours: TodoDocument(bytes: ours),
                                     theirs: TodoDocument(bytes: theirs), options: options)
@@ -251,6 +291,25 @@ extension TodoMerge {
 }
 
 /// What a three-way merge may know beyond the three versions.
+/// A three-way merge's BASE, read and indexed before OURS and THEIRS are at hand
+/// (`TodoMerge.prepareBase`). A value: it can be made on one thread and merged on another, and used
+/// for any number of merges.
+public struct PreparedMergeBase: Sendable {
+    /// BASE's bytes, as given.
+    public let bytes: [UInt8]
+    /// The compact merge's scan of BASE; nil when BASE is outside its reach (the general merge runs).
+    let scan: CompactFirstScan?
+}
+
+/// A conflict copy, read and indexed before the file it merges into is at hand
+/// (`TodoMerge.prepareCopy`); a value, like `PreparedMergeBase`.
+public struct PreparedConflictCopy: Sendable {
+    /// The copy's bytes, as given.
+    public let bytes: [UInt8]
+    /// The compact merge's scan of the copy; nil when it is outside its reach.
+    let scan: CompactFirstScan?
+}
+
 public struct ThreeWayOptions: Sendable {
     /// The length of the conflict markers (git's `%L`), at least 1.
     public var markerSize: Int

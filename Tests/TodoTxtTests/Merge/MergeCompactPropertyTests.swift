@@ -89,6 +89,10 @@ import TodoTestSupport
         "\(String(decoding: output.rendered(), as: UTF8.self).debugDescription)\n\(output.reports)\n\(output.conflicts)"
     }
 
+    /// Room for entry numbers up to 15 below the fragment: the random inputs, which often make more
+    /// entries, reach the index's change to buckets without fragments.
+    static let narrowFragmentMask: UInt32 = 0xFFFF_FFF0
+
     @Test func compactThreeWayEqualsTheGeneralMerge() {
         let settings = PropertySettings(defaultCount: 3000)
         var random = SplitMix64(seed: settings.seed)
@@ -101,11 +105,21 @@ import TodoTestSupport
             let theirs = Self.bytes(Self.edit(baseLines, &random, uids: &uids), &random)
             var options = ThreeWayOptions(markerSize: 7, isDoneFile: random.next() % 5 == 0)
             if random.next() % 3 == 0 { options.archivedUIDs = Set((0...uids).filter { _ in random.next() % 3 == 0 }.map { "u\($0)" }) }
+            // The public entry on BASE indexed ahead: the same as on BASE's bytes whatever the inputs,
+            // those handed back included.
+            let prepared = TodoMerge.threeWay(base: TodoMerge.prepareBase(base), ours: ours, theirs: theirs, options: options)
+            let unprepared = TodoMerge.threeWay(base: base, ours: ours, theirs: theirs, options: options)
+            #expect(prepared.rendered() == unprepared.rendered() && prepared.reports == unprepared.reports
+                    && prepared.conflicts == unprepared.conflicts, "seed \(settings.seed), round \(round): prepared BASE")
+            let general = TodoMerge.generalThreeWay(base: base, ours: ours, theirs: theirs, options: options)
             guard let compact = CompactThreeWay.merge(base: base, ours: ours, theirs: theirs, options: options) else { continue }
             compactRounds += 1
-            let general = TodoMerge.generalThreeWay(base: base, ours: ours, theirs: theirs, options: options)
+            // Buckets whose fragments give way to entry numbers after 15 entries: the same merge.
+            let narrow = CompactThreeWay.merge(base: base, ours: ours, theirs: theirs, options: options,
+                                               fragmentMask: Self.narrowFragmentMask)
             let same = compact.rendered() == general.rendered() && compact.reports == general.reports
                 && compact.conflicts == general.conflicts
+                && narrow.map { $0.rendered() == general.rendered() && $0.reports == general.reports } == true
             #expect(same, """
                 seed \(settings.seed), round \(round)
                 base \(String(decoding: base, as: UTF8.self).debugDescription)
@@ -129,10 +143,16 @@ import TodoTestSupport
             let file = Self.bytes(Self.edit(shared, &random, uids: &uids), &random)
             let copy = Self.bytes(Self.edit(shared, &random, uids: &uids), &random)
             let done = Set((0...uids).filter { _ in random.next() % 4 == 0 }.map { "u\($0)" })
+            let prepared = TodoMerge.twoWay(file: file, copy: TodoMerge.prepareCopy(copy), doneUIDs: done)
+            let unprepared = TodoMerge.twoWay(file: file, copy: copy, doneUIDs: done)
+            #expect(prepared.rendered() == unprepared.rendered() && prepared.reports == unprepared.reports,
+                    "seed \(settings.seed), round \(round): prepared copy")
+            let general = TodoMerge.generalTwoWay(file: file, copy: copy, doneUIDs: done)
             guard let compact = CompactTwoWay.merge(file: file, copy: copy, doneUIDs: done) else { continue }
             compactRounds += 1
-            let general = TodoMerge.generalTwoWay(file: file, copy: copy, doneUIDs: done)
+            let narrow = CompactTwoWay.merge(file: file, copy: copy, doneUIDs: done, fragmentMask: Self.narrowFragmentMask)
             let same = compact.rendered() == general.rendered() && compact.reports == general.reports
+                && narrow.map { $0.rendered() == general.rendered() && $0.reports == general.reports } == true
             #expect(same, """
                 seed \(settings.seed), round \(round)
                 file \(String(decoding: file, as: UTF8.self).debugDescription)
@@ -151,5 +171,30 @@ import TodoTestSupport
         #expect(CompactThreeWay.merge(base: plain, ours: accented, theirs: plain, options: ThreeWayOptions()) == nil)
         #expect(CompactTwoWay.merge(file: twice, copy: plain, doneUIDs: []) == nil)
         #expect(CompactTwoWay.merge(file: plain, copy: Array("b uid:k1\n".utf8), doneUIDs: []) != nil)
+        // Prepared inputs outside the compact merge's reach go to the general merge.
+        #expect(TodoMerge.prepareBase(twice).scan == nil && TodoMerge.prepareCopy(accented).scan == nil)
+        let merged = TodoMerge.threeWay(base: TodoMerge.prepareBase(twice), ours: plain, theirs: Array("c uid:k2\n".utf8),
+                                        options: ThreeWayOptions())
+        #expect(merged.rendered() == TodoMerge.threeWay(base: twice, ours: plain, theirs: Array("c uid:k2\n".utf8),
+                                                        options: ThreeWayOptions()).rendered())
+    }
+
+    /// Many keys in a table whose fragments hold only the top bits above 15 entries: the change to
+    /// buckets without fragments happens while keys collide, and every key is still found once.
+    @Test func bucketsWithoutFragmentsStillFindEveryKey() {
+        let lines = (0..<200).map { "task \($0) uid:k\($0)" }
+        let base = Array((lines.joined(separator: "\n") + "\n").utf8)
+        let ours = Array((lines.reversed().joined(separator: "\n") + "\n").utf8)
+        guard let first = CompactFirstScan(base, side: 0, sideCount: 2, keepEntries: true, fragmentMask: Self.narrowFragmentMask) else {
+            Issue.record("the compact merge refused plain ASCII uids")
+            return
+        }
+        var scanner = first.scanner
+        var input = CompactInput(ours)
+        input.lineCount = CompactScanner.lineCount(ours, begin: 0)
+        let entries = CompactBuffers.with([base, ours]) { scanner.scan(&input, side: 1, $0, keepEntries: true) }
+        // Every line of OURS found BASE's entry for its uid, none a new one.
+        #expect(entries.map { Set($0) } == Set(first.entries))
+        #expect(scanner.index.entryCount == 200)
     }
 }
