@@ -7,6 +7,15 @@ package struct SetAsideFile: Sendable, Hashable {
     package let path: String
 }
 
+/// What a set-aside file holds once settled, told against the bytes the caller expected
+/// (`FileSystem.settledContent`).
+package enum SettledContent: Sendable, Equatable {
+    /// Exactly the expected bytes.
+    case unchanged
+    /// These bytes instead.
+    case changed([UInt8])
+}
+
 /// Taking a merged conflict copy out of the way without losing what someone appended to it after it
 /// was read: rename it to a hidden name (new openers by name no longer find it), wait until no other
 /// process has it open for writing, and only then read what it finally holds. The caller merges
@@ -54,31 +63,54 @@ extension FileSystem {
         try syncDirectory(PathName.directory(of: file.originalPath))
     }
 
-    /// What a set-aside file holds once no other process has it open for writing.
+    /// What a set-aside file holds once no other process has it open for writing, told against
+    /// `expected` (the bytes the caller merged): `.unchanged` when it holds exactly those, else
+    /// `.changed` with what it holds.
     ///
     /// Waits (polling) up to `writerWait` for every writer to close it: a writer that opened it
-    /// before the rename can still append. Then reads it, and after `secondLookDelay` looks again (a
-    /// writer whose `open` found the old name just before the rename counts as a writer only once its
-    /// `open` returns): when writers are gone and size and modification time are as read, the bytes
-    /// are returned, else it is read again. The second look is an `fstat`, not a second read, so a
-    /// large copy is read once and held once. Where writers cannot be told (no leases and no
-    /// `/proc`: macOS, or another user's file on a file system without leases), nobody is waited for,
-    /// and only the second look protects a late append.
+    /// before the rename can still append. Then compares or reads it, and after `secondLookDelay`
+    /// looks again (a writer whose `open` found the old name just before the rename counts as a
+    /// writer only once its `open` returns): when writers are gone and size and modification time
+    /// are as seen, the answer is returned, else it looks again. The comparison reads the file a
+    /// chunk at a time into one small buffer (`compareFile`), so the usual case, a copy nobody
+    /// touched since it was read, costs no second buffer the size of the file and none of its page
+    /// faults; only a changed file is read whole. The second look is an `fstat`. Where writers
+    /// cannot be told (no leases and no `/proc`: macOS, or another user's file on a file system
+    /// without leases), nobody is waited for, and only the second look protects a late append.
     ///
     /// Throws `.openForWriting(path: originalPath, …)` when a writer kept it open the whole wait,
     /// `.keptChanging` when it changed between every pair of looks.
-    package func settledBytes(of file: SetAsideFile, writerWait: Duration) throws(FileSystemError) -> [UInt8] {
+    package func settledContent(of file: SetAsideFile, expected: [UInt8], writerWait: Duration) throws(FileSystemError) -> SettledContent {
         let attempts = 20
         for _ in 0..<attempts {
             let fd = try openForReading(file.path)
             defer { system.closeQuietly(fd) }
             try waitForWriters(fd, file: file, writerWait: writerWait)
-            let (status, bytes) = try readOpenFile(fd, path: file.path)
+            let status = try readableStatus(fd, path: file.path)
+            let content: SettledContent
+            let same: Bool
+            if status.identity.size == Int64(expected.count) {
+                do { same = try FileSystem.compareFile(descriptor: fd, with: expected, system: system).same } catch {
+                    throw .failed(.read, path: file.path, error)
+                }
+            } else {
+                same = false
+            }
+            if same {
+                content = .unchanged
+            } else {
+                // Read from the start: `compareFile` reads with `pread`, so the offset is still 0.
+                content = .changed(try readOpenFile(fd, path: file.path).1)
+            }
             system.sleep(Self.secondLookDelay)
             try waitForWriters(fd, file: file, writerWait: writerWait)
             let again: FileStatus
             do { again = try system.fstat(fd) } catch { throw .failed(.inspect, path: file.path, error) }
-            if again.identity == status.identity && Int64(bytes.count) == again.identity.size { return bytes }
+            let heldCount: Int64 = switch content {
+            case .unchanged: Int64(expected.count)
+            case .changed(let bytes): Int64(bytes.count)
+            }
+            if again.identity == status.identity && heldCount == again.identity.size { return content }
         }
         throw .keptChanging(path: file.originalPath, attempts: attempts)
     }

@@ -8,7 +8,7 @@ import Testing
 import TodoTestSupport
 @testable import TodoFileSystem
 
-/// `FileSystem.setAside`, `settledBytes` and `putBack`: how reconcile takes a merged copy out of the
+/// `FileSystem.setAside`, `settledContent` and `putBack`: how reconcile takes a merged copy out of the
 /// way without losing what is written to it meanwhile (docs/sync.md section 2).
 struct SetAsideTests {
     @Test func setAsideHidesTheFileUnderAFreshNameBesideIt() throws {
@@ -48,7 +48,7 @@ struct SetAsideTests {
         #expect(Posix.text(aside.path) == "mine\n")
     }
 
-    @Test func settledBytesWaitsForAWriterThatHeldTheFileOpen() throws {
+    @Test func settledContentWaitsForAWriterThatHeldTheFileOpen() throws {
         let directory = TemporaryDirectory("set-aside-writer")
         let path = directory.file("copy.txt")
         Posix.write(path, "a\n")
@@ -61,10 +61,11 @@ struct SetAsideTests {
         while Posix.read(started) == nil { usleep(1_000) }
         let fileSystem = FileSystem()
         let aside = try fileSystem.setAside(path)
-        #expect(try fileSystem.settledBytes(of: aside, writerWait: .seconds(10)) == Array("a\nb\n".utf8))
+        #expect(try fileSystem.settledContent(of: aside, expected: Array("a\n".utf8), writerWait: .seconds(10))
+                == .changed(Array("a\nb\n".utf8)))
     }
 
-    @Test func settledBytesGivesUpOnAWriterThatStaysAndPutBackRestoresTheName() throws {
+    @Test func settledContentGivesUpOnAWriterThatStaysAndPutBackRestoresTheName() throws {
         let directory = TemporaryDirectory("set-aside-stays")
         let path = directory.file("copy.txt")
         Posix.write(path, "a\n")
@@ -77,11 +78,31 @@ struct SetAsideTests {
         let fileSystem = FileSystem()
         let aside = try fileSystem.setAside(path)
         #expect(throws: FileSystemError.openForWriting(path: path, waited: .milliseconds(100))) {
-            _ = try fileSystem.settledBytes(of: aside, writerWait: .milliseconds(100))
+            _ = try fileSystem.settledContent(of: aside, expected: Array("a\n".utf8), writerWait: .milliseconds(100))
         }
         try fileSystem.putBack(aside)
         #expect(Posix.text(path) == "a\n")
         #expect(directory.entries() == ["copy.txt", "started"])
+    }
+
+    @Test func settledContentTellsTheExpectedBytesFromAnyOthers() throws {
+        let directory = TemporaryDirectory("set-aside-compare")
+        let fileSystem = FileSystem()
+        // Larger than one comparison chunk, so the difference lies past the first.
+        let expected = Array(repeating: UInt8(ascii: "a"), count: FileSystem.compareChunk * 2 + 5) + [0x0A]
+        let cases: [(name: String, bytes: [UInt8], settled: SettledContent)] = [
+            ("same", expected, .unchanged),
+            ("same size, one byte rewritten", Array(expected.dropLast(2)) + [UInt8(ascii: "b"), 0x0A], .changed(Array(expected.dropLast(2)) + [UInt8(ascii: "b"), 0x0A])),
+            ("appended", expected + Array("more\n".utf8), .changed(expected + Array("more\n".utf8))),
+            ("shorter", Array(expected.prefix(10)), .changed(Array(expected.prefix(10)))),
+            ("empty", [], .changed([])),
+        ]
+        for (index, test) in cases.enumerated() {
+            let path = directory.file("copy\(index).txt")
+            Posix.write(path, test.bytes)
+            let aside = try fileSystem.setAside(path)
+            #expect(try fileSystem.settledContent(of: aside, expected: expected, writerWait: .seconds(1)) == test.settled, "\(test.name)")
+        }
     }
 
     @Test func putBackNeverReplacesANewFileUnderTheName() throws {

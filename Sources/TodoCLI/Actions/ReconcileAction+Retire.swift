@@ -34,17 +34,16 @@ extension ReconcileAction {
         }
         var mergedBytes = merged
         while true {
-            let now: [UInt8]
+            let settled: SettledContent
             do {
-                now = try fileSystem.settledBytes(of: aside, writerWait: invocation.lockTimeout)
+                settled = try fileSystem.settledContent(of: aside, expected: mergedBytes, writerWait: invocation.lockTimeout)
             } catch .openForWriting(_, let waited) {
                 return putBack(aside, invocation: invocation, reason: "another program kept it open for writing "
                                + "(waited \(FileSystemError.format(waited))): left in place to be reconciled again")
             } catch {
                 return putBack(aside, invocation: invocation, reason: "it could not be read again (\(error)): left in place")
             }
-            // Eight bytes at a time: `==` on arrays compares a large copy element by element.
-            if sameBytes(now[...], mergedBytes[...]) { break }
+            guard case .changed(let now) = settled else { break }
             if let offset = FileSystem.firstNUL(in: now) {
                 let line = FileSystem.lineNumber(ofOffset: offset, in: now)
                 return putBack(aside, invocation: invocation, reason: "it changed meanwhile and now holds a NUL byte "
