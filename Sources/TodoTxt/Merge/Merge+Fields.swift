@@ -158,11 +158,12 @@ extension TodoItem {
     /// priority (`settingPriority`), each differing tag key (a single value is replaced in place,
     /// otherwise the key's words are removed and ` key:value` appended), projects and contexts
     /// (appended as ` +name`, removed word by word). The description is never edited: the caller
-    /// picks as carrier a line whose description is already the target's.
-    func rewritten(toMatch target: MergeFields) -> [UInt8]? {
+    /// picks as carrier a line whose description is already the target's. `own` is this line's
+    /// `MergeFields`, which every caller has already read.
+    func rewritten(toMatch target: MergeFields, from own: MergeFields) -> [UInt8]? {
         var line = Array(content)
         var item = self
-        var fields = MergeFields(item)
+        var fields = own
         func update(_ bytes: [UInt8]) {
             line = bytes
             item = TodoItem(line[...])
@@ -184,7 +185,7 @@ extension TodoItem {
         if fields.priority != target.priority {
             update(item.settingPriority(target.priority))
         }
-        for key in Set(fields.tags.keys).union(target.tags.keys).sorted() {
+        for key in fields.tags == target.tags ? [] : Set(fields.tags.keys).union(target.tags.keys).sorted() {
             let have = fields.tags[key] ?? [], want = target.tags[key] ?? []
             guard have != want else { continue }
             if want.isEmpty {

@@ -27,13 +27,14 @@ extension TodoMerge {
         if ours == theirs || theirs == base { return .merged(ours) }
         if ours == base { return .merged(theirs) }
         let oursItem = TodoItem(ours), theirsItem = TodoItem(theirs)
-        let oursFields = MergeFields(oursItem)
+        let oursFields = MergeFields(oursItem), theirsFields = MergeFields(theirsItem)
         // For an unresolved field `target` holds OURS' value, so the same rebuild gives both the
         // clean merge and the line that prefers OURS.
         let (target, unresolved) = MergeFields.threeWay(base: MergeFields(TodoItem(base)), ours: oursFields,
-                                                        theirs: MergeFields(theirsItem))
-        let carrier = target.description == oursFields.description ? oursItem : theirsItem
-        let rebuilt = carrier.rewritten(toMatch: target)
+                                                        theirs: theirsFields)
+        let oursCarries = target.description == oursFields.description
+        let carrier = oursCarries ? oursItem : theirsItem
+        let rebuilt = carrier.rewritten(toMatch: target, from: oursCarries ? oursFields : theirsFields)
         guard unresolved.isEmpty else { return .conflict(fields: unresolved, preferringOurs: rebuilt) }
         guard let rebuilt else { return .conflict(fields: [.line], preferringOurs: nil) }
         return .merged(rebuilt)

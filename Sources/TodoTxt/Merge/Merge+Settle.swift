@@ -24,8 +24,9 @@ extension ThreeWayRules {
         let oursItem = TodoItem(mine), theirsItem = TodoItem(other)
         let theirsLeads = theirsItem.isCompleted && !oursItem.isCompleted
         let (leader, follower) = theirsLeads ? (theirsItem, oursItem) : (oursItem, theirsItem)
-        let (target, unresolved) = MergeFields.twoWay(preferred: MergeFields(leader), other: MergeFields(follower))
-        let merged = leader.rewritten(toMatch: target)
+        let leaderFields = MergeFields(leader)
+        let (target, unresolved) = MergeFields.twoWay(preferred: leaderFields, other: MergeFields(follower))
+        let merged = leader.rewritten(toMatch: target, from: leaderFields)
         if unresolved.isEmpty, let merged {
             reports.append(MergeReport(kind: .fieldsMerged, uid: uid, text: lossyString(merged), fields: fields))
             return MergeUnit(line: merged[...], terminator: terminator)

@@ -38,14 +38,14 @@ struct ThreeWayRules {
     mutating func fieldMerge(uid: String?, base original: ArraySlice<UInt8>, ours mine: ArraySlice<UInt8>,
                              theirs other: ArraySlice<UInt8>, terminator: LineTerminator) -> MergeUnit {
         let oursItem = TodoItem(mine), theirsItem = TodoItem(other)
-        let oursFields = MergeFields(oursItem)
-        let (target, unresolved) = MergeFields.threeWay(base: MergeFields(TodoItem(original)),
-                                                        ours: oursFields, theirs: MergeFields(theirsItem))
+        let baseFields = MergeFields(TodoItem(original)), oursFields = MergeFields(oursItem), theirsFields = MergeFields(theirsItem)
+        let (target, unresolved) = MergeFields.threeWay(base: baseFields, ours: oursFields, theirs: theirsFields)
         var fields = unresolved
         if unresolved.isEmpty {
-            let carrier = target.description == oursFields.description ? oursItem : theirsItem
-            if let merged = carrier.rewritten(toMatch: target) {
-                let changed = MergeFields.changedFields(from: MergeFields(TodoItem(original)), to: target)
+            let oursCarries = target.description == oursFields.description
+            let carrier = oursCarries ? oursItem : theirsItem
+            if let merged = carrier.rewritten(toMatch: target, from: oursCarries ? oursFields : theirsFields) {
+                let changed = MergeFields.changedFields(from: baseFields, to: target)
                 reports.append(MergeReport(kind: .fieldsMerged, uid: uid, text: lossyString(merged), fields: changed))
                 return MergeUnit(line: merged[...], terminator: terminator)
             }

@@ -38,10 +38,12 @@ struct TwoWayRules {
         let copyLeads = copyItem.isCompleted && !fileItem.isCompleted
         let (leader, follower) = copyLeads ? (copyItem, fileItem) : (fileItem, copyItem)
         let followerSource = copyLeads ? "file" : "copy"
-        let (target, unresolved) = MergeFields.twoWay(preferred: MergeFields(leader), other: MergeFields(follower))
-        let merged = leader.rewritten(toMatch: target)
+        let fileFields = MergeFields(fileItem), copyFields = MergeFields(copyItem)
+        let (leaderFields, followerFields) = copyLeads ? (copyFields, fileFields) : (fileFields, copyFields)
+        let (target, unresolved) = MergeFields.twoWay(preferred: leaderFields, other: followerFields)
+        let merged = leader.rewritten(toMatch: target, from: leaderFields)
         if unresolved.isEmpty, let merged {
-            let fields = MergeFields.changedFields(from: MergeFields(fileItem), to: target)
+            let fields = MergeFields.changedFields(from: fileFields, to: target)
             reports.append(MergeReport(kind: .fieldsMerged, uid: uid, text: lossyString(merged), fields: fields))
             return MergeUnit(line: merged[...], terminator: terminator)
         }
