@@ -86,7 +86,8 @@ enum MergeAction {
             // Taken, not shared, so the merge extends the index in place; a second attempt of the
             // transaction (the file changed meanwhile) indexes BASE again.
             let preparedBase = preparing.take()?.takeValue() ?? TodoMerge.prepareBase(baseBytes)
-            let merged = TodoMerge.threeWay(base: preparedBase, ours: oursBytes, theirs: theirsBytes, options: options)
+            let merged = TodoMerge.threeWay(base: preparedBase, ours: oursBytes, theirs: theirsBytes, options: options,
+                                            workers: .twoThreads)
             reports = merged.reports
             conflicts = merged.conflicts
             return .gathered(sources: merged.sources, pieces: merged.pieces)

@@ -109,7 +109,7 @@ enum ReconcileAction {
             // Taken, not shared, so the merge extends the index in place; a second attempt of the
             // transaction (the file changed meanwhile) indexes the copy again.
             let copy = preparing.take()?.takeValue() ?? TodoMerge.prepareCopy(copy)
-            let merged = TodoMerge.twoWay(file: current, copy: copy, doneUIDs: doneUIDs)
+            let merged = TodoMerge.twoWay(file: current, copy: copy, doneUIDs: doneUIDs, workers: .twoThreads)
             reports = merged.reports
             return .gathered(sources: merged.sources, pieces: merged.pieces)
         }

@@ -44,6 +44,30 @@ struct CompactInput {
         return (feed, feed + 1)
     }
 
+    /// The start of the first line that starts at or after `offset` (`count` when none does).
+    static func lineStart(_ base: UnsafePointer<UInt8>, near offset: Int, count: Int) -> Int {
+        guard offset > 0 else { return 0 }
+        let feed = ByteSearch.firstIndex(of: 0x0A, in: base, from: offset - 1, to: count)
+        return feed == count ? count : feed + 1
+    }
+
+    /// The number of line feeds in `start..<end`, sixteen bytes a step (the feeds counted as the
+    /// bits of a mask): from a line start to a line start, the number of lines between.
+    static func lineFeeds(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+        var feeds = 0, index = start
+        let raw = UnsafeRawPointer(base)
+        let lineFeed = SIMD16<UInt8>(repeating: 0x0A)
+        while index + 16 <= end {
+            feeds += ByteSearch.bitmask(raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self) .== lineFeed).nonzeroBitCount
+            index += 16
+        }
+        while index < end {
+            if base[index] == 0x0A { feeds += 1 }
+            index += 1
+        }
+        return feeds
+    }
+
     /// The terminator between a line's content end and the next line's start.
     @inline(__always)
     static func terminator(contentEnd: Int, next: Int) -> LineTerminator {
@@ -304,19 +328,7 @@ struct CompactScanner {
     static func lineCount(_ bytes: [UInt8], begin: Int) -> Int {
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress, begin < buffer.count else { return 0 }
-            // Sixteen bytes a step, the line feeds counted as the bits of a mask.
-            let raw = UnsafeRawPointer(base)
-            let lineFeed = SIMD16<UInt8>(repeating: 0x0A)
-            var feeds = 0, index = begin
-            while index + 16 <= buffer.count {
-                feeds += ByteSearch.bitmask(raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self) .== lineFeed).nonzeroBitCount
-                index += 16
-            }
-            while index < buffer.count {
-                if base[index] == 0x0A { feeds += 1 }
-                index += 1
-            }
-            return feeds + (base[buffer.count - 1] == 0x0A ? 0 : 1)
+            return CompactInput.lineFeeds(base, from: begin, to: buffer.count) + (base[buffer.count - 1] == 0x0A ? 0 : 1)
         }
     }
 

@@ -11,14 +11,15 @@ struct CompactThreeWay {
 
     /// The merge, or nil when the inputs are outside the compact merge's reach (`CompactIndex`).
     static func merge(base: [UInt8], ours: [UInt8], theirs: [UInt8], options: ThreeWayOptions,
-                      fragmentMask: UInt32 = CompactIndex.widestFragmentMask) -> MergeOutput? {
+                      fragmentMask: UInt32 = CompactIndex.widestFragmentMask, workers: MergeWorkers = .oneThread) -> MergeOutput? {
         guard let first = CompactFirstScan(base, side: baseSide, sideCount: 3, keepEntries: false, fragmentMask: fragmentMask) else { return nil }
-        return merge(base: first, ours: ours, theirs: theirs, options: options)
+        return merge(base: first, ours: ours, theirs: theirs, options: options, workers: workers)
     }
 
     /// The merge on BASE scanned ahead (`TodoMerge.prepareBase`), or nil when OURS or THEIRS is
     /// outside the compact merge's reach.
-    static func merge(base first: consuming CompactFirstScan, ours: [UInt8], theirs: [UInt8], options: ThreeWayOptions) -> MergeOutput? {
+    static func merge(base first: consuming CompactFirstScan, ours: [UInt8], theirs: [UInt8], options: ThreeWayOptions,
+                      workers: MergeWorkers = .oneThread) -> MergeOutput? {
         var inputs = [first.input, CompactInput(ours), CompactInput(theirs)]
         for side in [oursSide, theirsSide] {
             inputs[side].lineCount = CompactScanner.lineCount(inputs[side].bytes, begin: inputs[side].begin)
@@ -31,7 +32,7 @@ struct CompactThreeWay {
                   let theirsEntries = scanner.scan(&inputs[theirsSide], side: theirsSide, buffers, keepEntries: true) else { return nil }
             var merger = CompactThreeWay(buffers: buffers, index: scanner.index, rules: ThreeWayRules(options: options), arrays: arrays)
             var extras: [CompactUnit] = []
-            let decisions = merger.decideOurs(inputs[oursSide], entries: oursEntries, extras: &extras)
+            let decisions = merger.decideOurs(inputs[oursSide], entries: oursEntries, extras: &extras, workers: workers)
             let placements = merger.decideTheirs(inputs[theirsSide], entries: theirsEntries)
             let assembly = CompactAssembly(buffers: buffers, first: inputs[oursSide], firstSide: oursSide, otherSide: theirsSide,
                                            decisions: decisions, extras: extras, placements: placements)
@@ -60,19 +61,40 @@ struct CompactThreeWay {
         buffers.holds(otherSide, at: Int(otherOffset), line)
     }
 
-    /// `ThreeWayMerger.decideOurs` for every line of OURS: a `CompactDecision` each.
-    mutating func decideOurs(_ ours: CompactInput, entries: [UInt32], extras: inout [CompactUnit]) -> [UInt32] {
+    /// `ThreeWayMerger.decideOurs` for every line of OURS: a `CompactDecision` each, in two halves
+    /// for a large file (`CompactHalves`).
+    mutating func decideOurs(_ ours: CompactInput, entries: [UInt32], extras: inout [CompactUnit],
+                             workers: MergeWorkers) -> [UInt32] {
         var decisions = entries
+        let context = self
+        let pieces = CompactHalves.decide(buffers[Self.oursSide], from: ours.begin, into: &decisions,
+                                          workers: workers, units: \.extras.count) { start, end, firstLine, decisions in
+            context.decideOursLines(from: start, to: end, firstLine: firstLine, entries: entries, into: decisions)
+        }
+        for piece in pieces {
+            extras += piece.extras
+            rules.conflicts += piece.rules.conflicts
+            rules.reports += piece.rules.reports
+        }
+        return decisions
+    }
+
+    /// The decisions of OURS' lines starting in `start..<end` (line `firstLine` the first of them),
+    /// written into `decisions` at their line numbers, with the units, conflicts and reports they made.
+    func decideOursLines(from start: Int, to end: Int, firstLine: Int, entries: [UInt32],
+                         into decisions: UnsafeMutableBufferPointer<UInt32>) -> (extras: [CompactUnit], rules: ThreeWayRules) {
+        var rules = ThreeWayRules(options: self.rules.options)
+        var extras: [CompactUnit] = []
         let archived = !rules.options.archivedUIDs.isEmpty
         let buffer = buffers[Self.oursSide]
-        guard let base = buffer.baseAddress else { return decisions }
-        var start = ours.begin
-        var line = 0
+        guard let base = buffer.baseAddress else { return (extras, rules) }
+        var start = start
+        var line = firstLine
         func extra(_ unit: CompactUnit) -> UInt32 {
             extras.append(unit)
             return CompactDecision.extra + UInt32(extras.count - 1)
         }
-        while start < buffer.count {
+        while start < end {
             let (contentEnd, next) = CompactInput.line(base, at: start, count: buffer.count)
             let own = UnsafeBufferPointer(start: base + start, count: contentEnd - start)
             let entry = Int(entries[line])
@@ -130,7 +152,7 @@ struct CompactThreeWay {
             start = next
             line += 1
         }
-        return decisions
+        return (extras, rules)
     }
 
     /// `ThreeWayMerger.decideTheirs` for every line of THEIRS: the lines placed, with their anchors.

@@ -12,16 +12,17 @@ struct CompactTwoWay {
 
     /// The merge, or nil when the inputs are outside the compact merge's reach (`CompactIndex`).
     static func merge(file: [UInt8], copy: [UInt8], doneUIDs: Set<String>,
-                      fragmentMask: UInt32 = CompactIndex.widestFragmentMask) -> MergeOutput? {
+                      fragmentMask: UInt32 = CompactIndex.widestFragmentMask, workers: MergeWorkers = .oneThread) -> MergeOutput? {
         guard let first = CompactFirstScan(copy, side: copySide, sideCount: 2, keepEntries: true, fragmentMask: fragmentMask) else { return nil }
-        return merge(file: file, copy: first, doneUIDs: doneUIDs)
+        return merge(file: file, copy: first, doneUIDs: doneUIDs, workers: workers)
     }
 
     /// The merge on the copy scanned ahead (`TodoMerge.prepareCopy`), or nil when the file is outside
     /// the compact merge's reach. The copy is scanned first, the file after: which input goes into
     /// the table first changes only the entries' numbers, never which lines match (the k-th line
     /// with some bytes in one input matches the k-th in the other either way).
-    static func merge(file: [UInt8], copy first: consuming CompactFirstScan, doneUIDs: Set<String>) -> MergeOutput? {
+    static func merge(file: [UInt8], copy first: consuming CompactFirstScan, doneUIDs: Set<String>,
+                      workers: MergeWorkers = .oneThread) -> MergeOutput? {
         var inputs = [CompactInput(file), first.input]
         inputs[fileSide].lineCount = CompactScanner.lineCount(file, begin: inputs[fileSide].begin)
         let arrays = [file, first.input.bytes]
@@ -32,7 +33,7 @@ struct CompactTwoWay {
             guard let fileEntries = scanner.scan(&inputs[fileSide], side: fileSide, buffers, keepEntries: true) else { return nil }
             var merger = CompactTwoWay(buffers: buffers, index: scanner.index, doneUIDs: doneUIDs, arrays: arrays, inputs: inputs)
             var extras: [CompactUnit] = []
-            let decisions = merger.decideFile(entries: fileEntries, extras: &extras)
+            let decisions = merger.decideFile(entries: fileEntries, extras: &extras, workers: workers)
             let placements = merger.decideCopy(entries: copyEntries)
             let assembly = CompactAssembly(buffers: buffers, first: inputs[fileSide], firstSide: fileSide, otherSide: copySide,
                                            decisions: decisions, extras: extras, placements: placements)
@@ -87,16 +88,35 @@ struct CompactTwoWay {
         return counts
     }
 
-    /// `TwoWayMerger.run`'s loop over the file's lines: a `CompactDecision` each.
-    mutating func decideFile(entries: [UInt32], extras: inout [CompactUnit]) -> [UInt32] {
+    /// `TwoWayMerger.run`'s loop over the file's lines: a `CompactDecision` each, in two halves for
+    /// a large file (`CompactHalves`).
+    mutating func decideFile(entries: [UInt32], extras: inout [CompactUnit], workers: MergeWorkers) -> [UInt32] {
         var decisions = entries
+        let context = self
+        let pieces = CompactHalves.decide(buffers[Self.fileSide], from: inputs[Self.fileSide].begin, into: &decisions,
+                                          workers: workers, units: \.extras.count) { start, end, firstLine, decisions in
+            context.decideLines(from: start, to: end, firstLine: firstLine, entries: entries, into: decisions)
+        }
+        for piece in pieces {
+            extras += piece.extras
+            rules.reports += piece.rules.reports
+        }
+        return decisions
+    }
+
+    /// The decisions of the file's lines starting in `start..<end` (line `firstLine` the first of
+    /// them), written into `decisions` at their line numbers, with the units and reports they made.
+    func decideLines(from start: Int, to end: Int, firstLine: Int, entries: [UInt32],
+                     into decisions: UnsafeMutableBufferPointer<UInt32>) -> (extras: [CompactUnit], rules: TwoWayRules) {
+        var rules = TwoWayRules()
+        var extras: [CompactUnit] = []
         let buffer = buffers[Self.fileSide]
-        guard let base = buffer.baseAddress else { return decisions }
+        guard let base = buffer.baseAddress else { return (extras, rules) }
         let (buffers, arrays, inputs) = (self.buffers, self.arrays, self.inputs)
         let counter = { (filter: TwoWayLineFilter) in CompactTwoWay.countLines(buffers, arrays, inputs, where: filter) }
-        var start = inputs[Self.fileSide].begin
-        var line = 0
-        while start < buffer.count {
+        var start = start
+        var line = firstLine
+        while start < end {
             let (contentEnd, next) = CompactInput.line(base, at: start, count: buffer.count)
             let entry = Int(entries[line])
             let copyOffset = index.slot(entry, Self.copySide)
@@ -114,7 +134,7 @@ struct CompactTwoWay {
             start = next
             line += 1
         }
-        return decisions
+        return (extras, rules)
     }
 
     /// `TwoWayMerger.run`'s loop over the copy's lines: the lines placed, with their anchors.

@@ -104,7 +104,9 @@ extension MergeFields {
         settle(.completion, \.completion)
         settle(.creationDate, \.creationDate)
         settle(.priority, \.priority)
-        let keys = Set(base.tags.keys).union(ours.tags.keys).union(theirs.tags.keys).sorted()
+        // Most merges change no tag: then there is no key to walk.
+        let tagsChanged = base.tags != ours.tags || ours.tags != theirs.tags
+        let keys = tagsChanged ? Set(base.tags.keys).union(ours.tags.keys).union(theirs.tags.keys).sorted() : []
         for key in keys {
             switch pick(base: base.tags[key] ?? [], ours: ours.tags[key] ?? [], theirs: theirs.tags[key] ?? []) {
             case .value(let values): target.tags[key] = values.isEmpty ? nil : values
@@ -137,7 +139,7 @@ extension MergeFields {
         }
         preferValue(.creationDate, \.creationDate)
         preferValue(.priority, \.priority)
-        for key in Set(preferred.tags.keys).union(other.tags.keys).sorted() {
+        for key in preferred.tags == other.tags ? [] : Set(preferred.tags.keys).union(other.tags.keys).sorted() {
             let mine = preferred.tags[key] ?? [], theirs = other.tags[key] ?? []
             guard mine != theirs else { continue }
             if mine.isEmpty { target.tags[key] = theirs } else if !theirs.isEmpty { unresolved.append(.tag(key)) }

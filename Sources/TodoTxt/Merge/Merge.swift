@@ -215,14 +215,17 @@ extension TodoMerge {
 
     /// `threeWay(base:ours:theirs:options:)` on BASE indexed ahead (`prepareBase`): the same result.
     /// Consumes `base`: the merge extends its index in place, which a copy held elsewhere would make
-    /// it duplicate first.
-    public static func threeWay(base: consuming PreparedMergeBase, ours: [UInt8], theirs: [UInt8], options: ThreeWayOptions) -> MergeOutput {
+    /// it duplicate first. `workers` may run the two halves of the decisions on a large OURS at once
+    /// (`MergeWorkers`); the result is the same either way.
+    public static func threeWay(base: consuming PreparedMergeBase, ours: [UInt8], theirs: [UInt8], options: ThreeWayOptions,
+                                workers: MergeWorkers = .oneThread) -> MergeOutput {
         let baseBytes = base.bytes
         if sameBytes(ours[...], theirs[...]) || sameBytes(theirs[...], baseBytes[...]) {
             return MergeOutput(bytes: ours, conflicts: [], reports: [])
         }
         if sameBytes(ours[...], baseBytes[...]) { return MergeOutput(bytes: theirs, conflicts: [], reports: []) }
-        if let scan = (consume base).scan, let merged = CompactThreeWay.merge(base: scan, ours: ours, theirs: theirs, options: options) {
+        if let scan = (consume base).scan,
+           let merged = CompactThreeWay.merge(base: scan, ours: ours, theirs: theirs, options: options, workers: workers) {
             return merged
         }
         return generalThreeWay(base: baseBytes, ours: ours, theirs: theirs, options: options)
@@ -236,11 +239,13 @@ extension TodoMerge {
     }
 
     /// `twoWay(file:copy:doneUIDs:)` on the copy indexed ahead (`prepareCopy`): the same result.
-    /// Consumes `copy`, as `threeWay` consumes its prepared BASE.
-    public static func twoWay(file: [UInt8], copy: consuming PreparedConflictCopy, doneUIDs: Set<String>) -> MergeOutput {
+    /// Consumes `copy`, as `threeWay` consumes its prepared BASE. `workers` may run the two halves
+    /// of the decisions on a large file at once (`MergeWorkers`); the result is the same either way.
+    public static func twoWay(file: [UInt8], copy: consuming PreparedConflictCopy, doneUIDs: Set<String>,
+                              workers: MergeWorkers = .oneThread) -> MergeOutput {
         let copyBytes = copy.bytes
         if sameBytes(file[...], copyBytes[...]) { return MergeOutput(bytes: file, conflicts: [], reports: []) }
-        if let scan = (consume copy).scan, let merged = CompactTwoWay.merge(file: file, copy: scan, doneUIDs: doneUIDs) {
+        if let scan = (consume copy).scan, let merged = CompactTwoWay.merge(file: file, copy: scan, doneUIDs: doneUIDs, workers: workers) {
             return merged
         }
         return generalTwoWay(file: file, copy: copyBytes, doneUIDs: doneUIDs)
@@ -291,6 +296,28 @@ extension TodoMerge {
 }
 
 /// What a three-way merge may know beyond the three versions.
+/// How a merge may run two independent halves of its work at the same time. TodoTxt starts no
+/// thread of its own (it is pure code: docs/architecture.md); a caller with a core to spare passes
+/// workers that run `second` on another thread while `first` runs on the calling one. The halves
+/// write disjoint state and read only what neither changes.
+public struct MergeWorkers: Sendable {
+    /// Runs both pieces and returns once both have returned.
+    public let runBoth: @Sendable (_ first: () -> Void, _ second: () -> Void) -> Void
+    /// The input size from which the work is cut in two (`CompactHalves.threshold`); tests lower it
+    /// to cut small inputs.
+    var halvingThreshold = CompactHalves.threshold
+
+    public init(runBoth: @escaping @Sendable (_ first: () -> Void, _ second: () -> Void) -> Void) {
+        self.runBoth = runBoth
+    }
+
+    /// Both pieces on the calling thread, one after the other.
+    public static let oneThread = MergeWorkers { first, second in
+        first()
+        second()
+    }
+}
+
 /// A three-way merge's BASE, read and indexed before OURS and THEIRS are at hand
 /// (`TodoMerge.prepareBase`). A value: it can be made on one thread and merged on another, and used
 /// for any number of merges.

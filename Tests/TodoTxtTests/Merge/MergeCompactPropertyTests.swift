@@ -93,6 +93,17 @@ import TodoTestSupport
     /// entries, reach the index's change to buckets without fragments.
     static let narrowFragmentMask: UInt32 = 0xFFFF_FFF0
 
+    /// Workers that cut every input in two and decide the second half before the first: neither
+    /// half may depend on the other, nor on their order.
+    static var halvesBackwards: MergeWorkers {
+        var workers = MergeWorkers { first, second in
+            second()
+            first()
+        }
+        workers.halvingThreshold = 1
+        return workers
+    }
+
     @Test func compactThreeWayEqualsTheGeneralMerge() {
         let settings = PropertySettings(defaultCount: 3000)
         var random = SplitMix64(seed: settings.seed)
@@ -114,12 +125,16 @@ import TodoTestSupport
             let general = TodoMerge.generalThreeWay(base: base, ours: ours, theirs: theirs, options: options)
             guard let compact = CompactThreeWay.merge(base: base, ours: ours, theirs: theirs, options: options) else { continue }
             compactRounds += 1
-            // Buckets whose fragments give way to entry numbers after 15 entries: the same merge.
+            // Buckets whose fragments give way to entry numbers after 15 entries, and OURS decided in
+            // two halves (the second first): the same merge.
             let narrow = CompactThreeWay.merge(base: base, ours: ours, theirs: theirs, options: options,
                                                fragmentMask: Self.narrowFragmentMask)
+            let halved = CompactThreeWay.merge(base: base, ours: ours, theirs: theirs, options: options, workers: Self.halvesBackwards)
             let same = compact.rendered() == general.rendered() && compact.reports == general.reports
                 && compact.conflicts == general.conflicts
                 && narrow.map { $0.rendered() == general.rendered() && $0.reports == general.reports } == true
+                && halved.map { $0.rendered() == general.rendered() && $0.reports == general.reports
+                                && $0.conflicts == general.conflicts } == true
             #expect(same, """
                 seed \(settings.seed), round \(round)
                 base \(String(decoding: base, as: UTF8.self).debugDescription)
@@ -151,8 +166,10 @@ import TodoTestSupport
             guard let compact = CompactTwoWay.merge(file: file, copy: copy, doneUIDs: done) else { continue }
             compactRounds += 1
             let narrow = CompactTwoWay.merge(file: file, copy: copy, doneUIDs: done, fragmentMask: Self.narrowFragmentMask)
+            let halved = CompactTwoWay.merge(file: file, copy: copy, doneUIDs: done, workers: Self.halvesBackwards)
             let same = compact.rendered() == general.rendered() && compact.reports == general.reports
                 && narrow.map { $0.rendered() == general.rendered() && $0.reports == general.reports } == true
+                && halved.map { $0.rendered() == general.rendered() && $0.reports == general.reports } == true
             #expect(same, """
                 seed \(settings.seed), round \(round)
                 file \(String(decoding: file, as: UTF8.self).debugDescription)

@@ -1,0 +1,40 @@
+/// Deciding the lines of a compact merge's first input (OURS, or the reconciled file) in two halves
+/// that `MergeWorkers` may run at once (docs/notes/speed-commands.md, "Round four").
+///
+/// A line's decision depends only on its own versions, found through the index, which neither half
+/// changes; each half records its units and reports in its own `Piece`, and the pieces are joined in
+/// file order. So the result is the one a single pass gives, whatever the workers do.
+enum CompactHalves {
+    /// Inputs at least this large are decided in two halves (`MergeWorkers.halvingThreshold`): below
+    /// it, starting a thread costs more than the half it takes.
+    static let threshold = 1 << 20
+
+    /// Decides the lines of `buffer` from `begin` into `decisions` (one per line), by calling
+    /// `decide(start, end, firstLine, decisions)` for the lines starting in `start..<end`, line
+    /// `firstLine` the first of them: once over everything, or, for a large input
+    /// (`MergeWorkers.halvingThreshold`), once per half through `workers`. Returns the pieces in file
+    /// order; the second half's unit numbers in `decisions` are moved up by the first piece's
+    /// `units` count, as its units follow those.
+    static func decide<Piece>(_ buffer: UnsafeBufferPointer<UInt8>, from begin: Int, into decisions: inout [UInt32],
+                              workers: MergeWorkers, units: (Piece) -> Int,
+                              _ decide: (Int, Int, Int, UnsafeMutableBufferPointer<UInt32>) -> Piece) -> [Piece] {
+        let end = buffer.count
+        guard let base = buffer.baseAddress else { return [] }
+        let split = end - begin >= max(1, workers.halvingThreshold) ? CompactInput.lineStart(base, near: begin + (end - begin) / 2, count: end) : end
+        return decisions.withUnsafeMutableBufferPointer { decisions -> [Piece] in
+            guard split < end else { return [decide(begin, end, 0, decisions)] }
+            let secondLine = CompactInput.lineFeeds(base, from: begin, to: split)
+            var first: Piece?, second: Piece?
+            workers.runBoth({ first = decide(begin, split, 0, decisions) },
+                            { second = decide(split, end, secondLine, decisions) })
+            guard let first, let second else { preconditionFailure("MergeWorkers: runBoth returned before both halves ran") }
+            let shift = UInt32(truncatingIfNeeded: units(first))
+            if shift > 0 {
+                for line in secondLine..<decisions.count where decisions[line] & ~CompactDecision.onlyFirst >= CompactDecision.extra {
+                    decisions[line] += shift
+                }
+            }
+            return [first, second]
+        }
+    }
+}
