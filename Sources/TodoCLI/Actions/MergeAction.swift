@@ -83,10 +83,13 @@ enum MergeAction {
                                            warn: invocation.warn) { (oursBytes: [UInt8]) throws(CLIError) -> ReplacementContent? in
             try refuseNUL(ours, oursBytes)
             try refuseNUL(theirs, theirsBytes)
+            // OURS and THEIRS are lined up against BASE while it is still being indexed.
+            let oursSide = TodoMerge.prepareSide(oursBytes, against: baseBytes)
+            let theirsSide = TodoMerge.prepareSide(theirsBytes, against: baseBytes)
             // Taken, not shared, so the merge extends the index in place; a second attempt of the
             // transaction (the file changed meanwhile) indexes BASE again.
             let preparedBase = preparing.take()?.takeValue() ?? TodoMerge.prepareBase(baseBytes)
-            let merged = TodoMerge.threeWay(base: preparedBase, ours: oursBytes, theirs: theirsBytes, options: options,
+            let merged = TodoMerge.threeWay(base: preparedBase, ours: consume oursSide, theirs: consume theirsSide, options: options,
                                             workers: .twoThreads)
             reports = merged.reports
             conflicts = merged.conflicts

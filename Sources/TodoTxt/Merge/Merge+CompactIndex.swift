@@ -182,6 +182,18 @@ struct CompactIndex {
         slots[entry &* sideCount &+ side] = UInt32(truncatingIfNeeded: offset)
     }
 
+    /// Drops the buckets once every input is scanned: `slot`, `isUIDEntry` and `holder` still work,
+    /// `find` and `insert` may not be called again.
+    mutating func releaseBuckets() {
+        buckets = []
+    }
+
+    /// Whether `entry` is one of the table's (a key's own entry, not a later occurrence's).
+    @inline(__always)
+    func isTableEntry(_ entry: Int) -> Bool {
+        entry >= 0 && entry < tags.count && tags[entry] & 3 != Kind.chained.rawValue
+    }
+
     /// Whether the entry's key is a uid (not a line's bytes).
     @inline(__always)
     func isUIDEntry(_ entry: Int) -> Bool { tags[entry] & 3 == Kind.uid.rawValue }
@@ -195,7 +207,9 @@ struct CompactIndex {
     private mutating func newEntry(tag: UInt32) -> Int {
         let entry = tags.count
         tags.append(tag)
-        slots.append(contentsOf: repeatElement(Self.absent, count: sideCount))
+        // One append per side: `append(contentsOf: repeatElement(…))` goes through a generic
+        // sequence copy, costly on a path taken once per line of the first input.
+        for _ in 0..<sideCount { slots.append(Self.absent) }
         return entry
     }
 
@@ -314,6 +328,14 @@ struct CompactScanner {
     /// optimised away; nothing reads it.
     private var readAheadSum: UInt32 = 0
 
+    /// The index, moved out: the scanner keeps an empty one, so that the caller's copy is the only
+    /// reference and goes away with it.
+    mutating func takeIndex() -> CompactIndex {
+        let taken = index
+        index = CompactIndex(sideCount: index.sideCount, expectedKeys: 0, entryCapacity: 0)
+        return taken
+    }
+
     /// Sized for inputs of `lineCounts` lines. `fragmentMask` is `CompactIndex`'s (a narrower one
     /// lets tests reach the change to buckets without fragments on small inputs).
     init(lineCounts: [Int], fragmentMask: UInt32 = CompactIndex.widestFragmentMask) {
@@ -335,10 +357,16 @@ struct CompactScanner {
     /// Indexes `input` (whose `lineCount` is set, `lineCount(_:begin:)`) as input `side`: every line's key into the table, the layout facts into
     /// `input`. Returns each line's entry (when `keepEntries`), or nil when the input is outside the
     /// compact merge's reach (see the file's comment).
-    mutating func scan(_ input: inout CompactInput, side: Int, _ buffers: CompactBuffers, keepEntries: Bool) -> [UInt32]? {
+    ///
+    /// `aligned`, when given, is `CompactAlignment.lines` of this input against the first one
+    /// (whose line k is entry k): a line aligned to a table entry takes it without its bytes being
+    /// compared again, and the array is reused for the entries returned.
+    mutating func scan(_ input: inout CompactInput, side: Int, _ buffers: CompactBuffers, keepEntries: Bool,
+                       aligned: consuming [UInt32] = []) -> [UInt32]? {
         guard input.bytes.count < Int(UInt32.max) else { return nil }
-        var entries: [UInt32] = []
-        if keepEntries { entries.reserveCapacity(input.lineCount) }
+        let prealigned = keepEntries && !aligned.isEmpty && aligned.count == input.lineCount
+        var entries: [UInt32] = prealigned ? aligned : []
+        if keepEntries && !prealigned { entries.reserveCapacity(input.lineCount) }
         var lineCount = 0
         var sawLF = false, sawCRLF = false, seenCompleted = false
         var lastTerminator = LineTerminator.none
@@ -361,6 +389,7 @@ struct CompactScanner {
                 let inWindow = windowPosition < window.count && window[windowPosition].start == start
                 let (contentEnd, next) = inWindow ? (window[windowPosition].contentEnd, window[windowPosition].next)
                     : CompactInput.line(base, at: start, count: count)
+                let lineIndex = lineCount
                 lineCount += 1
                 let terminator = CompactInput.terminator(contentEnd: contentEnd, next: next)
                 if terminator == .lf { sawLF = true } else if terminator == .crlf { sawCRLF = true }
@@ -376,7 +405,12 @@ struct CompactScanner {
                 // line holds exactly these bytes, its entry is this line's key (equal bytes, equal
                 // key), found without the uid scan or a hash.
                 var uidEntry: Int?, firstOccurrence: Int?
-                if let known = index.entry(holding: line, hint: hint, buffers) {
+                let alignedEntry = prealigned && lineIndex < entries.count ? Int(entries[lineIndex]) : Int(CompactIndex.absent)
+                if index.isTableEntry(alignedEntry) {
+                    // Equal bytes to the first input's line of that entry, found before the scan.
+                    if index.isUIDEntry(alignedEntry) { uidEntry = alignedEntry } else { firstOccurrence = alignedEntry }
+                    previousMissed = false
+                } else if let known = index.entry(holding: line, hint: hint, buffers) {
                     if index.isUIDEntry(known) { uidEntry = known } else { firstOccurrence = known }
                     previousMissed = false
                 } else {
@@ -431,7 +465,11 @@ struct CompactScanner {
                     preconditionFailure("CompactScanner: a line without a key")
                 }
                 index.setSlot(entry, side, start)
-                if keepEntries { entries.append(UInt32(truncatingIfNeeded: entry)) }
+                if prealigned {
+                    entries[lineIndex] = UInt32(truncatingIfNeeded: entry)
+                } else if keepEntries {
+                    entries.append(UInt32(truncatingIfNeeded: entry))
+                }
                 hint = entry + 1
                 if inWindow || (windowPosition < window.count && window[windowPosition].start == start) { windowPosition += 1 }
                 start = next
@@ -509,5 +547,100 @@ struct CompactFirstScan: Sendable {
         self.input = input
         self.scanner = scanner
         self.entries = entries
+    }
+}
+
+/// A merge input lined up against the first input before that one is indexed (`TodoMerge.prepareSide`):
+/// the step of the scan that compares a line with the first input's line at the same place in the
+/// two files' shared order, done by walking both files, so that it can run while the first input is
+/// indexed on another thread (docs/notes/speed-commands.md, "Round four").
+///
+/// Invariant: `lines[i]`, when not `CompactIndex.absent`, is a line of the first input whose content
+/// has exactly the bytes of this input's line `i`. Equal bytes are an equal key, so the scan may take
+/// that line's entry (the first input's line k is entry k: scanned into an empty table, each of its
+/// lines makes one entry, in order) wherever it is the key's own entry. Where the walk loses the
+/// common order, lines are left absent and the scan finds them through the table as before.
+struct CompactAlignment: Sendable {
+    var input: CompactInput
+    var lines: [UInt32]
+    /// The first input it was lined up against, held (not copied) so that `isAligned(with:)` can
+    /// tell it by its storage.
+    let first: [UInt8]
+
+    /// Whether `bytes` is the very array this was lined up against (the same storage, so the same
+    /// bytes): only then do `lines` name its lines. Any other array, even with equal bytes, is
+    /// refused, at the cost of a merge that compares every line again.
+    func isAligned(with bytes: [UInt8]) -> Bool {
+        guard first.count == bytes.count else { return false }
+        return first.withUnsafeBufferPointer { mine in bytes.withUnsafeBufferPointer { other in mine.baseAddress == other.baseAddress } }
+    }
+
+    /// Lines the walk searches ahead in the first input once two lines in a row found no partner
+    /// where expected (a block removed there); doubled after each search that fails, up to
+    /// `widestSearch`. The walk never goes back, so it does not search far: a line that matches
+    /// far ahead (a block moved up from there) would leave every line between behind it.
+    static let firstSearch = 32
+    static let widestSearch = 1 << 10
+    /// The shortest line a search ahead may match: blank and short lines repeat too often to say
+    /// where the common order resumes.
+    static let shortestSearchedLine = 12
+
+    init(_ bytes: [UInt8], against first: [UInt8]) {
+        var input = CompactInput(bytes)
+        input.lineCount = CompactScanner.lineCount(bytes, begin: input.begin)
+        var lines = [UInt32](repeating: CompactIndex.absent, count: input.lineCount)
+        let firstBegin = TodoDocument.startsWithByteOrderMark(first) ? 3 : 0
+        bytes.withUnsafeBufferPointer { own in
+            first.withUnsafeBufferPointer { other in
+                guard let ownBase = own.baseAddress, let otherBase = other.baseAddress else { return }
+                /// The content of the first input's line at `offset`, and where the next one starts.
+                func otherLine(at offset: Int) -> (content: UnsafeBufferPointer<UInt8>, next: Int) {
+                    let bounds = CompactInput.line(otherBase, at: offset, count: other.count)
+                    return (UnsafeBufferPointer(start: otherBase + offset, count: bounds.contentEnd - offset), bounds.next)
+                }
+                var expected = 0, expectedStart = firstBegin
+                var misses = 0, search = Self.firstSearch
+                // Lines looked at beyond the two expected ones, over the whole walk: at most one per
+                // line of this input, so a file whose order differs throughout costs a bounded effort.
+                var budget = lines.count
+                var start = input.begin, line = 0
+                while start < own.count && line < lines.count {
+                    let bounds = CompactInput.line(ownBase, at: start, count: own.count)
+                    let content = UnsafeBufferPointer(start: ownBase + start, count: bounds.contentEnd - start)
+                    // The expected partner, the one after it (the expected one removed or edited
+                    // here), then, once the order is lost, a short search ahead.
+                    var candidate = expected, candidateStart = expectedStart, found = false
+                    let limit = misses >= 2 && budget > 0 ? min(search, budget + 2) : 2
+                    var looked = 0
+                    while looked < limit && candidateStart < other.count {
+                        let partner = otherLine(at: candidateStart)
+                        if (looked < 2 || content.count >= Self.shortestSearchedLine)
+                            && CompactScanner.equalBytes(partner.content, content) {
+                            found = true
+                            lines[line] = UInt32(truncatingIfNeeded: candidate)
+                            expected = candidate + 1
+                            expectedStart = partner.next
+                            break
+                        }
+                        candidate += 1
+                        candidateStart = partner.next
+                        looked += 1
+                    }
+                    budget -= max(0, looked - 2)
+                    if found {
+                        misses = 0
+                        search = Self.firstSearch
+                    } else {
+                        if limit > 2 { search = min(search * 2, Self.widestSearch) }
+                        misses += 1
+                    }
+                    start = bounds.next
+                    line += 1
+                }
+            }
+        }
+        self.input = input
+        self.lines = lines
+        self.first = first
     }
 }

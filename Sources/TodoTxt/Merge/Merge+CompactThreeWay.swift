@@ -18,30 +18,57 @@ struct CompactThreeWay {
 
     /// The merge on BASE scanned ahead (`TodoMerge.prepareBase`), or nil when OURS or THEIRS is
     /// outside the compact merge's reach.
+    /// `oursAligned` and `theirsAligned`, when given, are those inputs lined up against BASE
+    /// (`TodoMerge.prepareSide`); their arrays become the scans' entries, not copies.
     static func merge(base first: consuming CompactFirstScan, ours: [UInt8], theirs: [UInt8], options: ThreeWayOptions,
-                      workers: MergeWorkers = .oneThread) -> MergeOutput? {
-        var inputs = [first.input, CompactInput(ours), CompactInput(theirs)]
-        for side in [oursSide, theirsSide] {
+                      workers: MergeWorkers = .oneThread, oursAligned: consuming CompactAlignment? = nil,
+                      theirsAligned: consuming CompactAlignment? = nil) -> MergeOutput? {
+        var inputs = [first.input, oursAligned?.input ?? CompactInput(ours), theirsAligned?.input ?? CompactInput(theirs)]
+        let counted = [false, oursAligned != nil, theirsAligned != nil]
+        for side in [oursSide, theirsSide] where !counted[side] {
             inputs[side].lineCount = CompactScanner.lineCount(inputs[side].bytes, begin: inputs[side].begin)
         }
         let arrays = [first.input.bytes, ours, theirs]
-        // Moved out, not copied: the scans below extend the index in place.
+        // Moved out, not copied: the scans below extend the index, and fill the aligned arrays, in place.
         var scanner = (consume first).scanner
+        var oursLines = (consume oursAligned)?.lines ?? [], theirsLines = (consume theirsAligned)?.lines ?? []
         return CompactBuffers.with(arrays) { buffers -> MergeOutput? in
-            guard let oursEntries = scanner.scan(&inputs[oursSide], side: oursSide, buffers, keepEntries: true),
-                  let theirsEntries = scanner.scan(&inputs[theirsSide], side: theirsSide, buffers, keepEntries: true) else { return nil }
-            var merger = CompactThreeWay(buffers: buffers, index: scanner.index, rules: ThreeWayRules(options: options), arrays: arrays)
-            var extras: [CompactUnit] = []
-            let decisions = merger.decideOurs(inputs[oursSide], entries: oursEntries, extras: &extras, workers: workers)
-            let placements = merger.decideTheirs(inputs[theirsSide], entries: theirsEntries)
+            guard let decided = decide(&scanner, &inputs, buffers, arrays, options: options, workers: workers,
+                                       oursLines: &oursLines, theirsLines: &theirsLines) else { return nil }
+            // The index is gone by now (`decide`): the result is laid out without it.
             let assembly = CompactAssembly(buffers: buffers, first: inputs[oursSide], firstSide: oursSide, otherSide: theirsSide,
-                                           decisions: decisions, extras: extras, placements: placements)
+                                           decisions: decided.decisions, extras: decided.extras, placements: decided.placements)
             let (oursInput, baseInput) = (inputs[oursSide], inputs[baseSide])
             let sorted = oursInput.isPartitioned && (oursInput.hasCompletedTask || (baseInput.hasCompletedTask && baseInput.isPartitioned))
             let (pieces, extraBytes) = assembly.pieces(layout: oursInput, fallback: inputs[theirsSide], sorted: sorted)
-            return MergeOutput(sources: arrays + [extraBytes], pieces: pieces, conflicts: merger.rules.conflicts,
-                               reports: merger.rules.reports)
+            return MergeOutput(sources: arrays + [extraBytes], pieces: pieces, conflicts: decided.rules.conflicts,
+                               reports: decided.rules.reports)
         }
+    }
+
+    /// OURS and THEIRS scanned into the index, then every line decided. The index is moved out of
+    /// `scanner` and released when this returns, and its buckets as soon as the scans are done, so
+    /// that the merge's largest tables are not all held at once (docs/notes/speed-commands.md).
+    private static func decide(_ scanner: inout CompactScanner, _ inputs: inout [CompactInput], _ buffers: CompactBuffers,
+                               _ arrays: [[UInt8]], options: ThreeWayOptions, workers: MergeWorkers,
+                               oursLines: inout [UInt32], theirsLines: inout [UInt32])
+        -> (decisions: [UInt32], extras: [CompactUnit], placements: [CompactPlacement], rules: ThreeWayRules)? {
+        var aligned: [UInt32] = []
+        swap(&aligned, &oursLines)
+        guard var oursEntries = scanner.scan(&inputs[oursSide], side: oursSide, buffers, keepEntries: true, aligned: consume aligned)
+        else { return nil }
+        var theirsAligned: [UInt32] = []
+        swap(&theirsAligned, &theirsLines)
+        guard let theirsEntries = scanner.scan(&inputs[theirsSide], side: theirsSide, buffers, keepEntries: true,
+                                               aligned: consume theirsAligned) else { return nil }
+        var index = scanner.takeIndex()
+        index.releaseBuckets()
+        var merger = CompactThreeWay(buffers: buffers, index: index, rules: ThreeWayRules(options: options), arrays: arrays)
+        var extras: [CompactUnit] = []
+        // OURS' entries become its decisions, in place.
+        merger.decideOurs(inputs[oursSide], entriesToDecisions: &oursEntries, extras: &extras, workers: workers)
+        let placements = merger.decideTheirs(inputs[theirsSide], entries: theirsEntries)
+        return (oursEntries, extras, placements, merger.rules)
     }
 
     /// The line at `offset` of `side` as a slice of its input.
@@ -61,27 +88,26 @@ struct CompactThreeWay {
         buffers.holds(otherSide, at: Int(otherOffset), line)
     }
 
-    /// `ThreeWayMerger.decideOurs` for every line of OURS: a `CompactDecision` each, in two halves
-    /// for a large file (`CompactHalves`).
-    mutating func decideOurs(_ ours: CompactInput, entries: [UInt32], extras: inout [CompactUnit],
-                             workers: MergeWorkers) -> [UInt32] {
-        var decisions = entries
+    /// `ThreeWayMerger.decideOurs` for every line of OURS: each line's entry replaced by its
+    /// `CompactDecision`, in two halves for a large file (`CompactHalves`).
+    mutating func decideOurs(_ ours: CompactInput, entriesToDecisions decisions: inout [UInt32], extras: inout [CompactUnit],
+                             workers: MergeWorkers) {
         let context = self
         let pieces = CompactHalves.decide(buffers[Self.oursSide], from: ours.begin, into: &decisions,
                                           workers: workers, units: \.extras.count) { start, end, firstLine, decisions in
-            context.decideOursLines(from: start, to: end, firstLine: firstLine, entries: entries, into: decisions)
+            context.decideOursLines(from: start, to: end, firstLine: firstLine, into: decisions)
         }
         for piece in pieces {
             extras += piece.extras
             rules.conflicts += piece.rules.conflicts
             rules.reports += piece.rules.reports
         }
-        return decisions
     }
 
-    /// The decisions of OURS' lines starting in `start..<end` (line `firstLine` the first of them),
-    /// written into `decisions` at their line numbers, with the units, conflicts and reports they made.
-    func decideOursLines(from start: Int, to end: Int, firstLine: Int, entries: [UInt32],
+    /// The decisions of OURS' lines starting in `start..<end` (line `firstLine` the first of them):
+    /// each line's entry in `decisions` replaced by its decision, with the units, conflicts and
+    /// reports they made.
+    func decideOursLines(from start: Int, to end: Int, firstLine: Int,
                          into decisions: UnsafeMutableBufferPointer<UInt32>) -> (extras: [CompactUnit], rules: ThreeWayRules) {
         var rules = ThreeWayRules(options: self.rules.options)
         var extras: [CompactUnit] = []
@@ -97,7 +123,7 @@ struct CompactThreeWay {
         while start < end {
             let (contentEnd, next) = CompactInput.line(base, at: start, count: buffer.count)
             let own = UnsafeBufferPointer(start: base + start, count: contentEnd - start)
-            let entry = Int(entries[line])
+            let entry = Int(decisions[line])
             let baseOffset = index.slot(entry, Self.baseSide), theirsOffset = index.slot(entry, Self.theirsSide)
             let hasUID = index.isUIDEntry(entry)
             let terminator = CompactInput.terminator(contentEnd: contentEnd, next: next)

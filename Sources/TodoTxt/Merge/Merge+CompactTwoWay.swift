@@ -21,27 +21,50 @@ struct CompactTwoWay {
     /// the compact merge's reach. The copy is scanned first, the file after: which input goes into
     /// the table first changes only the entries' numbers, never which lines match (the k-th line
     /// with some bytes in one input matches the k-th in the other either way).
+    ///
+    /// `fileAligned`, when given, is the file lined up against the copy (`TodoMerge.prepareSide`); its
+    /// array becomes the file scan's entries, not a copy.
     static func merge(file: [UInt8], copy first: consuming CompactFirstScan, doneUIDs: Set<String>,
-                      workers: MergeWorkers = .oneThread) -> MergeOutput? {
-        var inputs = [CompactInput(file), first.input]
-        inputs[fileSide].lineCount = CompactScanner.lineCount(file, begin: inputs[fileSide].begin)
+                      workers: MergeWorkers = .oneThread, fileAligned: consuming CompactAlignment? = nil) -> MergeOutput? {
+        var inputs = [fileAligned?.input ?? CompactInput(file), first.input]
+        if fileAligned == nil { inputs[fileSide].lineCount = CompactScanner.lineCount(file, begin: inputs[fileSide].begin) }
         let arrays = [file, first.input.bytes]
         let copyEntries = first.entries
-        // Moved out, not copied: the scans below extend the index in place.
+        // Moved out, not copied: the scans below extend the index, and fill the aligned array, in place.
         var scanner = (consume first).scanner
+        var fileLines = (consume fileAligned)?.lines ?? []
         return CompactBuffers.with(arrays) { buffers -> MergeOutput? in
-            guard let fileEntries = scanner.scan(&inputs[fileSide], side: fileSide, buffers, keepEntries: true) else { return nil }
-            var merger = CompactTwoWay(buffers: buffers, index: scanner.index, doneUIDs: doneUIDs, arrays: arrays, inputs: inputs)
-            var extras: [CompactUnit] = []
-            let decisions = merger.decideFile(entries: fileEntries, extras: &extras, workers: workers)
-            let placements = merger.decideCopy(entries: copyEntries)
+            guard let decided = decide(&scanner, &inputs, buffers, arrays, copyEntries: copyEntries, doneUIDs: doneUIDs,
+                                       workers: workers, fileLines: &fileLines) else { return nil }
+            // The index is gone by now (`decide`): the result is laid out without it.
             let assembly = CompactAssembly(buffers: buffers, first: inputs[fileSide], firstSide: fileSide, otherSide: copySide,
-                                           decisions: decisions, extras: extras, placements: placements)
+                                           decisions: decided.decisions, extras: decided.extras, placements: decided.placements)
             let fileInput = inputs[fileSide]
             let sorted = fileInput.isPartitioned && fileInput.hasCompletedTask
             let (pieces, extraBytes) = assembly.pieces(layout: fileInput, fallback: inputs[copySide], sorted: sorted)
-            return MergeOutput(sources: arrays + [extraBytes], pieces: pieces, conflicts: [], reports: merger.rules.reports)
+            return MergeOutput(sources: arrays + [extraBytes], pieces: pieces, conflicts: [], reports: decided.reports)
         }
+    }
+
+    /// The file scanned into the index, then every line of both decided; the index is moved out of
+    /// `scanner` and released when this returns, its buckets as soon as the scan is done (as
+    /// `CompactThreeWay.decide` does).
+    private static func decide(_ scanner: inout CompactScanner, _ inputs: inout [CompactInput], _ buffers: CompactBuffers,
+                               _ arrays: [[UInt8]], copyEntries: [UInt32], doneUIDs: Set<String>, workers: MergeWorkers,
+                               fileLines: inout [UInt32])
+        -> (decisions: [UInt32], extras: [CompactUnit], placements: [CompactPlacement], reports: [MergeReport])? {
+        var aligned: [UInt32] = []
+        swap(&aligned, &fileLines)
+        guard var fileEntries = scanner.scan(&inputs[fileSide], side: fileSide, buffers, keepEntries: true, aligned: consume aligned)
+        else { return nil }
+        var index = scanner.takeIndex()
+        index.releaseBuckets()
+        var merger = CompactTwoWay(buffers: buffers, index: index, doneUIDs: doneUIDs, arrays: arrays, inputs: inputs)
+        var extras: [CompactUnit] = []
+        // The file's entries become its decisions, in place.
+        merger.decideFile(entriesToDecisions: &fileEntries, extras: &extras, workers: workers)
+        let placements = merger.decideCopy(entries: copyEntries)
+        return (fileEntries, extras, placements, merger.rules.reports)
     }
 
     /// The line at `offset` of `side` as a slice of its input.
@@ -88,25 +111,24 @@ struct CompactTwoWay {
         return counts
     }
 
-    /// `TwoWayMerger.run`'s loop over the file's lines: a `CompactDecision` each, in two halves for
-    /// a large file (`CompactHalves`).
-    mutating func decideFile(entries: [UInt32], extras: inout [CompactUnit], workers: MergeWorkers) -> [UInt32] {
-        var decisions = entries
+    /// `TwoWayMerger.run`'s loop over the file's lines: each line's entry replaced by its
+    /// `CompactDecision`, in two halves for a large file (`CompactHalves`).
+    mutating func decideFile(entriesToDecisions decisions: inout [UInt32], extras: inout [CompactUnit], workers: MergeWorkers) {
         let context = self
         let pieces = CompactHalves.decide(buffers[Self.fileSide], from: inputs[Self.fileSide].begin, into: &decisions,
                                           workers: workers, units: \.extras.count) { start, end, firstLine, decisions in
-            context.decideLines(from: start, to: end, firstLine: firstLine, entries: entries, into: decisions)
+            context.decideLines(from: start, to: end, firstLine: firstLine, into: decisions)
         }
         for piece in pieces {
             extras += piece.extras
             rules.reports += piece.rules.reports
         }
-        return decisions
     }
 
     /// The decisions of the file's lines starting in `start..<end` (line `firstLine` the first of
-    /// them), written into `decisions` at their line numbers, with the units and reports they made.
-    func decideLines(from start: Int, to end: Int, firstLine: Int, entries: [UInt32],
+    /// them): each line's entry in `decisions` replaced by its decision, with the units and reports
+    /// they made.
+    func decideLines(from start: Int, to end: Int, firstLine: Int,
                      into decisions: UnsafeMutableBufferPointer<UInt32>) -> (extras: [CompactUnit], rules: TwoWayRules) {
         var rules = TwoWayRules()
         var extras: [CompactUnit] = []
@@ -118,7 +140,7 @@ struct CompactTwoWay {
         var line = firstLine
         while start < end {
             let (contentEnd, next) = CompactInput.line(base, at: start, count: buffer.count)
-            let entry = Int(entries[line])
+            let entry = Int(decisions[line])
             let copyOffset = index.slot(entry, Self.copySide)
             var decision = CompactDecision.kept
             if copyOffset == CompactIndex.absent {

@@ -231,6 +231,35 @@ extension TodoMerge {
         return generalThreeWay(base: baseBytes, ours: ours, theirs: theirs, options: options)
     }
 
+    /// OURS, THEIRS or the file a copy is reconciled into, lined up against the merge's first input
+    /// (BASE, or the copy) before that one is indexed (`CompactAlignment`): the comparisons of the
+    /// merge's scan that need only the two files' bytes, so that a caller can run them while the
+    /// first input is indexed on another thread. For `threeWay(base:ours:theirs:options:workers:)`
+    /// and `twoWay(file:copy:doneUIDs:workers:)` with prepared sides; the result is the same.
+    public static func prepareSide(_ bytes: [UInt8], against first: [UInt8]) -> PreparedMergeSide {
+        PreparedMergeSide(bytes: bytes, alignment: bytes.count < Int(UInt32.max) && first.count < Int(UInt32.max)
+                            ? CompactAlignment(bytes, against: first) : nil)
+    }
+
+    /// `threeWay` on BASE indexed ahead and OURS and THEIRS lined up against it (`prepareSide`
+    /// against BASE's bytes): the same result. Consumes what it is given, which the merge fills in
+    /// place.
+    public static func threeWay(base: consuming PreparedMergeBase, ours: consuming PreparedMergeSide, theirs: consuming PreparedMergeSide,
+                                options: ThreeWayOptions, workers: MergeWorkers = .oneThread) -> MergeOutput {
+        let (baseBytes, oursBytes, theirsBytes) = (base.bytes, ours.bytes, theirs.bytes)
+        if sameBytes(oursBytes[...], theirsBytes[...]) || sameBytes(theirsBytes[...], baseBytes[...]) {
+            return MergeOutput(bytes: oursBytes, conflicts: [], reports: [])
+        }
+        if sameBytes(oursBytes[...], baseBytes[...]) { return MergeOutput(bytes: theirsBytes, conflicts: [], reports: []) }
+        if let scan = (consume base).scan,
+           let merged = CompactThreeWay.merge(base: scan, ours: oursBytes, theirs: theirsBytes, options: options, workers: workers,
+                                              oursAligned: (consume ours).alignment.flatMap { $0.isAligned(with: baseBytes) ? $0 : nil },
+                                              theirsAligned: (consume theirs).alignment.flatMap { $0.isAligned(with: baseBytes) ? $0 : nil }) {
+            return merged
+        }
+        return generalThreeWay(base: baseBytes, ours: oursBytes, theirs: theirsBytes, options: options)
+    }
+
     /// A conflict copy indexed ahead, for `twoWay(file:copy:doneUIDs:)` with a `PreparedConflictCopy`:
     /// the costliest step that needs only the copy, so that a caller with a second core can run it
     /// while it still reads the file.
@@ -239,6 +268,20 @@ extension TodoMerge {
     }
 
     /// `twoWay(file:copy:doneUIDs:)` on the copy indexed ahead (`prepareCopy`): the same result.
+    /// `twoWay` on the copy indexed ahead and the file lined up against it (`prepareSide` against
+    /// the copy's bytes): the same result.
+    public static func twoWay(file: consuming PreparedMergeSide, copy: consuming PreparedConflictCopy, doneUIDs: Set<String>,
+                              workers: MergeWorkers = .oneThread) -> MergeOutput {
+        let (fileBytes, copyBytes) = (file.bytes, copy.bytes)
+        if sameBytes(fileBytes[...], copyBytes[...]) { return MergeOutput(bytes: fileBytes, conflicts: [], reports: []) }
+        if let scan = (consume copy).scan,
+           let merged = CompactTwoWay.merge(file: fileBytes, copy: scan, doneUIDs: doneUIDs, workers: workers,
+                                            fileAligned: (consume file).alignment.flatMap { $0.isAligned(with: copyBytes) ? $0 : nil }) {
+            return merged
+        }
+        return generalTwoWay(file: fileBytes, copy: copyBytes, doneUIDs: doneUIDs)
+    }
+
     /// Consumes `copy`, as `threeWay` consumes its prepared BASE. `workers` may run the two halves
     /// of the decisions on a large file at once (`MergeWorkers`); the result is the same either way.
     public static func twoWay(file: [UInt8], copy: consuming PreparedConflictCopy, doneUIDs: Set<String>,
@@ -326,6 +369,15 @@ public struct PreparedMergeBase: Sendable {
     public let bytes: [UInt8]
     /// The compact merge's scan of BASE; nil when BASE is outside its reach (the general merge runs).
     let scan: CompactFirstScan?
+}
+
+/// A merge input lined up against the merge's first input (`TodoMerge.prepareSide`); a value, like
+/// `PreparedMergeBase`.
+public struct PreparedMergeSide: Sendable {
+    /// The input's bytes, as given.
+    public let bytes: [UInt8]
+    /// Its lines' partners in the first input; nil for an input too large for the compact merge.
+    let alignment: CompactAlignment?
 }
 
 /// A conflict copy, read and indexed before the file it merges into is at hand

@@ -122,6 +122,12 @@ import TodoTestSupport
             let unprepared = TodoMerge.threeWay(base: base, ours: ours, theirs: theirs, options: options)
             #expect(prepared.rendered() == unprepared.rendered() && prepared.reports == unprepared.reports
                     && prepared.conflicts == unprepared.conflicts, "seed \(settings.seed), round \(round): prepared BASE")
+            // And with OURS and THEIRS lined up against BASE, decided in halves.
+            let lined = TodoMerge.threeWay(base: TodoMerge.prepareBase(base), ours: TodoMerge.prepareSide(ours, against: base),
+                                           theirs: TodoMerge.prepareSide(theirs, against: base), options: options,
+                                           workers: Self.halvesBackwards)
+            #expect(lined.rendered() == unprepared.rendered() && lined.reports == unprepared.reports
+                    && lined.conflicts == unprepared.conflicts, "seed \(settings.seed), round \(round): prepared sides")
             let general = TodoMerge.generalThreeWay(base: base, ours: ours, theirs: theirs, options: options)
             guard let compact = CompactThreeWay.merge(base: base, ours: ours, theirs: theirs, options: options) else { continue }
             compactRounds += 1
@@ -162,6 +168,10 @@ import TodoTestSupport
             let unprepared = TodoMerge.twoWay(file: file, copy: copy, doneUIDs: done)
             #expect(prepared.rendered() == unprepared.rendered() && prepared.reports == unprepared.reports,
                     "seed \(settings.seed), round \(round): prepared copy")
+            let lined = TodoMerge.twoWay(file: TodoMerge.prepareSide(file, against: copy), copy: TodoMerge.prepareCopy(copy),
+                                         doneUIDs: done, workers: Self.halvesBackwards)
+            #expect(lined.rendered() == unprepared.rendered() && lined.reports == unprepared.reports,
+                    "seed \(settings.seed), round \(round): prepared file")
             let general = TodoMerge.generalTwoWay(file: file, copy: copy, doneUIDs: done)
             guard let compact = CompactTwoWay.merge(file: file, copy: copy, doneUIDs: done) else { continue }
             compactRounds += 1
@@ -194,6 +204,50 @@ import TodoTestSupport
                                         options: ThreeWayOptions())
         #expect(merged.rendered() == TodoMerge.threeWay(base: twice, ours: plain, theirs: Array("c uid:k2\n".utf8),
                                                         options: ThreeWayOptions()).rendered())
+    }
+
+    /// `CompactAlignment`'s invariant on random files: every line it lines up has exactly the bytes
+    /// of the first input's line it names; and most lines of a lightly edited file are lined up.
+    @Test func alignedLinesHoldTheirPartnersBytes() {
+        let settings = PropertySettings(defaultCount: 2000)
+        var random = SplitMix64(seed: settings.seed)
+        var linedUp = 0, total = 0
+        for round in 0..<settings.count {
+            var uids = 0
+            let firstLines = Self.file(&random, uids: &uids)
+            let first = Self.bytes(firstLines, &random)
+            let other = Self.bytes(Self.edit(firstLines, &random, uids: &uids), &random)
+            let alignment = CompactAlignment(other, against: first)
+            let firstDocument = TodoDocument(bytes: first), otherDocument = TodoDocument(bytes: other)
+            #expect(alignment.lines.count == otherDocument.lineCount && alignment.input.lineCount == otherDocument.lineCount,
+                    "seed \(settings.seed), round \(round)")
+            for (line, partner) in alignment.lines.enumerated() where partner != CompactIndex.absent {
+                linedUp += 1
+                let same = Int(partner) < firstDocument.lineCount
+                    && Array(otherDocument.content(at: line)) == Array(firstDocument.content(at: Int(partner)))
+                #expect(same, "seed \(settings.seed), round \(round): line \(line) lined up with \(partner)")
+                if !same { return }
+            }
+            total += alignment.lines.count
+        }
+        #expect(linedUp * 2 > total, "seed \(settings.seed): only \(linedUp) of \(total) lines lined up")
+    }
+
+    /// Sides lined up against another array than the merge's first input, even one with the same
+    /// bytes, are not trusted: the merge is the same as without them.
+    @Test func sidesLinedUpAgainstAnotherArrayAreIgnored() {
+        let base = Array("a uid:k1\nb uid:k2\nc uid:k3\n".utf8)
+        let ours = Array("a uid:k1\n(A) b uid:k2\nc uid:k3\n".utf8), theirs = Array("a uid:k1\nb uid:k2\nc uid:k3 +p\n".utf8)
+        let expected = TodoMerge.threeWay(base: base, ours: ours, theirs: theirs, options: ThreeWayOptions()).rendered()
+        let shifted = Array("x uid:k9\n".utf8) + base
+        let equalCopy = Array(base.map { $0 })
+        for against in [shifted, equalCopy] {
+            let sideOurs = TodoMerge.prepareSide(ours, against: against), sideTheirs = TodoMerge.prepareSide(theirs, against: against)
+            #expect(sideOurs.alignment?.isAligned(with: base) == false)
+            let merged = TodoMerge.threeWay(base: TodoMerge.prepareBase(base), ours: sideOurs, theirs: sideTheirs, options: ThreeWayOptions())
+            #expect(merged.rendered() == expected)
+        }
+        #expect(TodoMerge.prepareSide(ours, against: base).alignment?.isAligned(with: base) == true)
     }
 
     /// Many keys in a table whose fragments hold only the top bits above 15 entries: the change to
