@@ -95,8 +95,9 @@ enum MergeAction {
             conflicts = merged.conflicts
             return .gathered(sources: merged.sources, pieces: merged.pieces)
         }
-        for report in reports { invocation.log("todo merge: \(report)") }
-        for conflict in conflicts { invocation.log("todo merge: conflict: \(conflict.text)") }
+        // One write for every line: a large merge reports thousands.
+        let said = reports.map { "todo merge: \($0)" } + conflicts.map { "todo merge: conflict: \($0.text)" }
+        if !said.isEmpty { invocation.log(said.joined(separator: "\n")) }
         // git's contract for a driver: 0 when clean, 1 when a conflict remains.
         return conflicts.isEmpty ? 0 : 1
     }

@@ -82,14 +82,14 @@ enum ReconcileAction {
                 case .leftInPlace(let reason):
                     outcome.leftInPlace += 1
                     invocation.warn("merged \(copy.name) into \(name), but \(reason)")
-                    for report in reports { invocation.say("  " + invocation.shown(report.description)) }
+                    sayReports(reports, invocation)
                     continue
                 }
                 outcome.merged += 1
                 let shownCopy = invocation.shown(copy.name), shownName = invocation.shown(name)
                 let created = !existed && fileSystem.exists(target) ? " (\(shownName) did not exist: created from the copy)" : ""
                 invocation.say("merged \(shownCopy) into \(shownName)\(created)\(keep ? " (kept as \(shownCopy).reconciled)" : "")")
-                for report in reports { invocation.say("  " + invocation.shown(report.description)) }
+                sayReports(reports, invocation)
             }
         }
         return outcome
@@ -97,6 +97,13 @@ enum ReconcileAction {
 
     /// Merges `bytes` (a copy, or what was appended to one) into `target` with the two-way rules,
     /// written safely (compare-and-swap under the lock); returns what the merge reports.
+    /// The merge's reports, one indented line each, written at once: a large reconcile reports tens
+    /// of thousands of lines, and a write per line would cost more than the merge's slowest step.
+    static func sayReports(_ reports: [MergeReport], _ invocation: Invocation) {
+        guard !reports.isEmpty else { return }
+        invocation.say(reports.map { "  " + invocation.shown($0.description) }.joined(separator: "\n"))
+    }
+
     static func mergeCopy(_ copy: [UInt8], preparedBy job: BackgroundJob<PreparedConflictCopy>? = nil, into target: String,
                           doneUIDs: Set<String>, invocation: Invocation) throws(CLIError) -> [MergeReport] {
         var preparing = job
