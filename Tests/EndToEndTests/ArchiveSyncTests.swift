@@ -89,6 +89,37 @@ final class ArchiveSyncTests: XCTestCase {
         assertArchivedOnce(b)
     }
 
+    /// The merge base's todo.txt holds the same bytes as the commit that archived the task: A adds
+    /// `pay rent`, B (with a commit of its own) cherry-picks that, A completes and archives it (A's
+    /// todo.txt is the first commit's again) and adds another task; B pulls. The driver must take the
+    /// merge base's done file, not the archive commit's, which holds the task and so hid that THEIRS
+    /// archived it: the three-clone simulation's seed 12963754776562898109 (docs/notes/sync.md).
+    func testMergeWhoseBaseTodoFileRecursInTheArchivingCommit() {
+        let first = Files.read(a + "/todo.txt")
+        todo(a, ["add", "pay rent uid:eeeeee"])
+        sandbox.gitOK(a, ["commit", "-q", "-am", "add pay rent"])
+        sandbox.gitOK(a, ["push", "-q"])
+        todo(b, ["add", "call dad uid:gggggg"])
+        sandbox.gitOK(b, ["commit", "-q", "-am", "add call dad"])
+        sandbox.gitOK(b, ["fetch", "-q"])
+        sandbox.gitOK(b, ["cherry-pick", "origin/main"])
+        todo(a, ["do", "eeeeee"])
+        todo(a, ["archive"])
+        XCTAssertEqual(Files.read(a + "/todo.txt"), first, "the archive gives back the first commit's todo.txt")
+        sandbox.gitOK(a, ["commit", "-q", "-am", "done: pay rent"])
+        todo(a, ["add", "book dentist uid:ffffff"])
+        sandbox.gitOK(a, ["commit", "-q", "-am", "add book dentist"])
+        sandbox.gitOK(a, ["push", "-q"])
+        let pull = sandbox.git(b, ["pull", "-q", "--no-rebase"])
+        XCTAssertEqual(pull.status, 0, pull.err)
+        let todoText = Files.text(b + "/todo.txt"), doneText = Files.text(b + "/done.txt")
+        XCTAssertFalse(todoText.contains("uid:eeeeee"), "back open in todo.txt:\n\(todoText)")
+        XCTAssertEqual(doneText.components(separatedBy: "uid:eeeeee").count - 1, 1, "in done.txt once:\n\(doneText)")
+        XCTAssertTrue(pull.err.contains("not resurrected") && pull.err.contains("pay rent"), pull.err)
+        XCTAssertTrue(todoText.hasPrefix(String(decoding: first, as: UTF8.self)) && todoText.contains(" call dad uid:gggggg\n")
+                        && todoText.contains(" book dentist uid:ffffff\n"), todoText)
+    }
+
     /// done.txt not tracked: B cannot see A's archive and keeps its edit; when A merges B's work in,
     /// A's own done.txt shows the task archived, and it stays so there. (A fast-forward runs no
     /// driver at all: that limit is in docs/notes/sync.md.)
