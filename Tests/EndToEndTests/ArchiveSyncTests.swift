@@ -91,10 +91,12 @@ final class ArchiveSyncTests: XCTestCase {
 
     /// The merge base's todo.txt holds the same bytes as the commit that archived the task: A adds
     /// `pay rent`, B (with a commit of its own) cherry-picks that, A completes and archives it (A's
-    /// todo.txt is the first commit's again) and adds another task; B pulls. The driver must take the
-    /// merge base's done file, not the archive commit's, which holds the task and so hid that THEIRS
-    /// archived it: the three-clone simulation's seed 12963754776562898109 (docs/notes/sync.md).
-    func testMergeWhoseBaseTodoFileRecursInTheArchivingCommit() {
+    /// todo.txt is the first commit's again) and adds another task; B takes that in by `takeIn`, which
+    /// returns git's or todo's status and output. The driver must take the merge base's done file,
+    /// not the archive commit's, which holds the task and so hid that THEIRS archived it: the
+    /// three-clone simulation's seed 12963754776562898109 (docs/notes/sync.md).
+    private func assertArchiveCountsWhenTheBaseTodoFileRecurs(_ takeIn: () -> (status: Int32, output: String),
+                                                              file: StaticString = #filePath, line: UInt = #line) {
         let first = Files.read(a + "/todo.txt")
         todo(a, ["add", "pay rent uid:eeeeee"])
         sandbox.gitOK(a, ["commit", "-q", "-am", "add pay rent"])
@@ -105,19 +107,36 @@ final class ArchiveSyncTests: XCTestCase {
         sandbox.gitOK(b, ["cherry-pick", "origin/main"])
         todo(a, ["do", "eeeeee"])
         todo(a, ["archive"])
-        XCTAssertEqual(Files.read(a + "/todo.txt"), first, "the archive gives back the first commit's todo.txt")
+        XCTAssertEqual(Files.read(a + "/todo.txt"), first, "the archive gives back the first commit's todo.txt", file: file, line: line)
         sandbox.gitOK(a, ["commit", "-q", "-am", "done: pay rent"])
         todo(a, ["add", "book dentist uid:ffffff"])
         sandbox.gitOK(a, ["commit", "-q", "-am", "add book dentist"])
         sandbox.gitOK(a, ["push", "-q"])
-        let pull = sandbox.git(b, ["pull", "-q", "--no-rebase"])
-        XCTAssertEqual(pull.status, 0, pull.err)
+        let (status, output) = takeIn()
+        XCTAssertEqual(status, 0, output, file: file, line: line)
         let todoText = Files.text(b + "/todo.txt"), doneText = Files.text(b + "/done.txt")
-        XCTAssertFalse(todoText.contains("uid:eeeeee"), "back open in todo.txt:\n\(todoText)")
-        XCTAssertEqual(doneText.components(separatedBy: "uid:eeeeee").count - 1, 1, "in done.txt once:\n\(doneText)")
-        XCTAssertTrue(pull.err.contains("not resurrected") && pull.err.contains("pay rent"), pull.err)
+        XCTAssertFalse(todoText.contains("uid:eeeeee"), "back open in todo.txt:\n\(todoText)", file: file, line: line)
+        XCTAssertEqual(doneText.components(separatedBy: "uid:eeeeee").count - 1, 1, "in done.txt once:\n\(doneText)",
+                       file: file, line: line)
+        XCTAssertTrue(output.contains("not resurrected") && output.contains("pay rent"), output, file: file, line: line)
         XCTAssertTrue(todoText.hasPrefix(String(decoding: first, as: UTF8.self)) && todoText.contains(" call dad uid:gggggg\n")
-                        && todoText.contains(" book dentist uid:ffffff\n"), todoText)
+                        && todoText.contains(" book dentist uid:ffffff\n"), todoText, file: file, line: line)
+    }
+
+    func testMergeWhoseBaseTodoFileRecursInTheArchivingCommit() {
+        assertArchiveCountsWhenTheBaseTodoFileRecurs {
+            let pull = sandbox.git(b, ["pull", "-q", "--no-rebase"])
+            return (pull.status, pull.err)
+        }
+    }
+
+    /// The same through `todo sync`, whose `git merge-tree` names no commit to the driver unless
+    /// sync does.
+    func testSyncWhoseBaseTodoFileRecursInTheArchivingCommit() {
+        assertArchiveCountsWhenTheBaseTodoFileRecurs {
+            let sync = sandbox.todo(in: b, ["-f", b + "/todo.txt", "-v", "sync"])
+            return (sync.status, sync.out + sync.err)
+        }
     }
 
     /// done.txt not tracked: B cannot see A's archive and keeps its edit; when A merges B's work in,
