@@ -565,14 +565,17 @@ final class GitFlowSimulation {
     }
 
     /// Whatever `clone` was expected to hold that it no longer holds and that neither the remote nor
-    /// another clone must hold was abandoned by its user: not a loss.
+    /// another clone must hold was abandoned by its user: not a loss. What another clone holds (it
+    /// cherry-picked this clone's unpushed commit, say) is no longer expected here either, until it
+    /// comes back through the remote; that clone's audits, and the final one of every clone, still
+    /// look for it.
     func abandon(_ clone: GitFlowClone) {
         var elsewhere = ledger.remote
         for other in clones where other != clone { elsewhere.formUnion(ledger.expected[other.name] ?? []) }
         let present = GitFlowSnapshot(clone).present
-        let gone = (ledger.expected[clone.name] ?? []).subtracting(present).subtracting(elsewhere)
-        ledger.discarded.formUnion(gone)
-        ledger.expected[clone.name, default: []].subtract(gone)
+        let missing = (ledger.expected[clone.name] ?? []).subtracting(present)
+        ledger.discarded.formUnion(missing.subtracting(elsewhere))
+        ledger.expected[clone.name, default: []].subtract(missing)
         ledger.expected[clone.name, default: []].formUnion(ledger.remote)
     }
 
