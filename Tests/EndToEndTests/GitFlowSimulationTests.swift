@@ -468,12 +468,12 @@ final class GitFlowSimulation {
                 // The user drops the stash: what only it held is abandoned.
                 sandbox.git(clone.path, ["stash", "drop", "-q"])
                 abandon(clone)
-                audit(clone, round: round, method: .stash, excluding: [])
+                audit(clone, round: round, method: .stash, step: "the pop", excluding: [])
                 return (false, output)
             }
         }
         tally.completed[.stash, default: 0] += 1
-        audit(clone, round: round, method: .stash, excluding: [])
+        audit(clone, round: round, method: .stash, step: stashed ? "the pop" : "the pull", excluding: [])
         commit(clone, "\(clone.name): round \(round), after stash pop")
         push(clone)
         return (true, output)
@@ -489,11 +489,11 @@ final class GitFlowSimulation {
         guard outcome == .completed else {
             stop(clone, .stash, .merge, outcome: outcome, round: round, output: output)
             giveUp(clone)
-            audit(clone, round: round, method: .stash, excluding: [])
+            audit(clone, round: round, method: .stash, step: "the pull", excluding: [])
             return (false, output)
         }
         ledger.expected[clone.name, default: []].formUnion(ledger.remote)
-        audit(clone, round: round, method: .stash, excluding: excluding)
+        audit(clone, round: round, method: .stash, step: "the pull", excluding: excluding)
         return (true, output)
     }
 
@@ -594,9 +594,10 @@ final class GitFlowSimulation {
 
     /// Checks the four invariants in `clone` as its files are now (after a completed operation, or an
     /// aborted one), counting each violation once per uid. `excluding`: uids that are only in a stash.
-    func audit(_ clone: GitFlowClone, round: Int, method: GitFlowMethod, excluding: Set<String>) {
+    /// `step` names the step of a sync of several in the findings (a stash sync's pull, or its pop).
+    func audit(_ clone: GitFlowClone, round: Int, method: GitFlowMethod, step: String? = nil, excluding: Set<String>) {
         let snapshot = GitFlowSnapshot(clone)
-        let place = "round \(round), clone \(clone.name), after \(method.rawValue)"
+        let place = "round \(round), clone \(clone.name), after \(method.rawValue)" + (step.map { " (\($0))" } ?? "")
         func lines(_ document: TodoDocument, _ indexes: [Int]?) -> String {
             (indexes ?? []).map { document.text(at: $0) }.joined(separator: " | ")
         }
