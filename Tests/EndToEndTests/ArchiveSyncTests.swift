@@ -139,6 +139,35 @@ final class ArchiveSyncTests: XCTestCase {
         }
     }
 
+    /// B gets A's new task by a cherry-pick (so the merge base lacks it) and completes it; A completes
+    /// and archives it, and adds another. When B pulls, its completed copy must not stay in todo.txt beside the done
+    /// line: B's next `todo archive` would put the task in done.txt a second time (the three-clone
+    /// simulation's done-file duplicates).
+    func testACompletedCopyOfATaskArchivedOnTheOtherSideIsNotKept() {
+        todo(a, ["add", "pay rent uid:eeeeee"])
+        sandbox.gitOK(a, ["commit", "-q", "-am", "add pay rent"])
+        sandbox.gitOK(a, ["push", "-q"])
+        todo(b, ["add", "call dad uid:gggggg"])
+        sandbox.gitOK(b, ["commit", "-q", "-am", "add call dad"])
+        sandbox.gitOK(b, ["fetch", "-q"])
+        sandbox.gitOK(b, ["cherry-pick", "origin/main"])
+        todo(b, ["do", "eeeeee"])
+        sandbox.gitOK(b, ["commit", "-q", "-am", "done: pay rent"])
+        todo(a, ["do", "eeeeee"])
+        todo(a, ["archive"])
+        todo(a, ["add", "book dentist uid:ffffff"])
+        sandbox.gitOK(a, ["commit", "-q", "-am", "archived: pay rent; book dentist"])
+        sandbox.gitOK(a, ["push", "-q"])
+        let pull = sandbox.git(b, ["pull", "-q", "--no-rebase"])
+        XCTAssertEqual(pull.status, 0, pull.err)
+        XCTAssertTrue(pull.err.contains("not resurrected") && pull.err.contains("pay rent"), pull.err)
+        XCTAssertFalse(Files.text(b + "/todo.txt").contains("uid:eeeeee"), Files.text(b + "/todo.txt"))
+        todo(b, ["archive"])
+        let doneText = Files.text(b + "/done.txt")
+        XCTAssertEqual(doneText.components(separatedBy: "uid:eeeeee").count - 1, 1, "in done.txt once:\n\(doneText)")
+        XCTAssertTrue(Files.text(b + "/todo.txt").contains("call dad uid:gggggg"), Files.text(b + "/todo.txt"))
+    }
+
     /// done.txt not tracked: B cannot see A's archive and keeps its edit; when A merges B's work in,
     /// A's own done.txt shows the task archived, and it stays so there. (A fast-forward runs no
     /// driver at all: that limit is in docs/notes/sync.md.)
