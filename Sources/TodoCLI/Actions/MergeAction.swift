@@ -127,7 +127,8 @@ enum MergeAction {
         }
         /// The blob `path` names in each of `commits`, in their order.
         func blobs(_ commits: [String]) -> [String] {
-            commits.isEmpty ? [] : lines(git(["cat-file", "--batch-check=%(objectname)"], input: Array(commits.map { "\($0):\(path)\n" }.joined().utf8)))
+            guard !commits.isEmpty else { return [] }
+            return lines(git(["cat-file", "--batch-check=%(objectname)"], input: Array(commits.map { "\($0):\(path)\n" }.joined().utf8)))
         }
         /// THEIRS' commits and BASE's, as the doc comment above says.
         func sides() -> (theirs: [String], base: [String]) {
@@ -142,8 +143,8 @@ enum MergeAction {
             let theirsCandidates = zip(touching, held).filter { $0.1 == theirsBlob }.map(\.0)
             // The first parent: the one a pick, a rebase step or a stash is applied from (a stash's
             // second parent is its index). `--no-walk` without a path gives the real parents.
-            let parented = theirsCandidates.isEmpty ? [] : lines(git(["log", "--no-walk=unsorted", "--format=%H %P"] + theirsCandidates))
-                .map { $0.split(separator: " ").map(String.init) }.filter { $0.count >= 2 }
+            let listed = theirsCandidates.isEmpty ? nil : git(["log", "--no-walk=unsorted", "--format=%H %P"] + theirsCandidates)
+            let parented = lines(listed).map { $0.split(separator: " ").map(String.init) }.filter { $0.count >= 2 }
             let pairs = zip(parented, blobs(parented.map { $0[1] })).filter { $0.1 == baseBlob }.map(\.0).prefix(3)
             if !pairs.isEmpty { return (pairs.map { $0[0] }, pairs.map { $0[1] }) }
             let baseCandidates = zip(touching, held).filter { $0.1 == baseBlob }.map(\.0)
