@@ -89,6 +89,85 @@ final class ArchiveSyncTests: XCTestCase {
         assertArchivedOnce(b)
     }
 
+    /// The merge base's todo.txt holds the same bytes as the commit that archived the task: A adds
+    /// `pay rent`, B (with a commit of its own) cherry-picks that, A completes and archives it (A's
+    /// todo.txt is the first commit's again) and adds another task; B takes that in by `takeIn`, which
+    /// returns git's or todo's status and output. The driver must take the merge base's done file,
+    /// not the archive commit's, which holds the task and so hid that THEIRS archived it: the
+    /// three-clone simulation's seed 12963754776562898109 (docs/notes/sync.md).
+    private func assertArchiveCountsWhenTheBaseTodoFileRecurs(_ takeIn: () -> (status: Int32, output: String),
+                                                              file: StaticString = #filePath, line: UInt = #line) {
+        let first = Files.read(a + "/todo.txt")
+        todo(a, ["add", "pay rent uid:eeeeee"])
+        sandbox.gitOK(a, ["commit", "-q", "-am", "add pay rent"])
+        sandbox.gitOK(a, ["push", "-q"])
+        todo(b, ["add", "call dad uid:gggggg"])
+        sandbox.gitOK(b, ["commit", "-q", "-am", "add call dad"])
+        sandbox.gitOK(b, ["fetch", "-q"])
+        sandbox.gitOK(b, ["cherry-pick", "origin/main"])
+        todo(a, ["do", "eeeeee"])
+        todo(a, ["archive"])
+        XCTAssertEqual(Files.read(a + "/todo.txt"), first, "the archive gives back the first commit's todo.txt", file: file, line: line)
+        sandbox.gitOK(a, ["commit", "-q", "-am", "done: pay rent"])
+        todo(a, ["add", "book dentist uid:ffffff"])
+        sandbox.gitOK(a, ["commit", "-q", "-am", "add book dentist"])
+        sandbox.gitOK(a, ["push", "-q"])
+        let (status, output) = takeIn()
+        XCTAssertEqual(status, 0, output, file: file, line: line)
+        let todoText = Files.text(b + "/todo.txt"), doneText = Files.text(b + "/done.txt")
+        XCTAssertFalse(todoText.contains("uid:eeeeee"), "back open in todo.txt:\n\(todoText)", file: file, line: line)
+        XCTAssertEqual(doneText.components(separatedBy: "uid:eeeeee").count - 1, 1, "in done.txt once:\n\(doneText)",
+                       file: file, line: line)
+        XCTAssertTrue(output.contains("not resurrected") && output.contains("pay rent"), output, file: file, line: line)
+        XCTAssertTrue(todoText.hasPrefix(String(decoding: first, as: UTF8.self)) && todoText.contains(" call dad uid:gggggg\n")
+                        && todoText.contains(" book dentist uid:ffffff\n"), todoText, file: file, line: line)
+    }
+
+    func testMergeWhoseBaseTodoFileRecursInTheArchivingCommit() {
+        assertArchiveCountsWhenTheBaseTodoFileRecurs {
+            let pull = sandbox.git(b, ["pull", "-q", "--no-rebase"])
+            return (pull.status, pull.err)
+        }
+    }
+
+    /// The same through `todo sync`, whose `git merge-tree` names no commit to the driver unless
+    /// sync does.
+    func testSyncWhoseBaseTodoFileRecursInTheArchivingCommit() {
+        assertArchiveCountsWhenTheBaseTodoFileRecurs {
+            let sync = sandbox.todo(in: b, ["-f", b + "/todo.txt", "-v", "sync"])
+            return (sync.status, sync.out + sync.err)
+        }
+    }
+
+    /// B gets A's new task by a cherry-pick (so the merge base lacks it) and completes it; A completes
+    /// and archives it, and adds another. When B pulls, its completed copy must not stay in todo.txt beside the done
+    /// line: B's next `todo archive` would put the task in done.txt a second time (the three-clone
+    /// simulation's done-file duplicates).
+    func testACompletedCopyOfATaskArchivedOnTheOtherSideIsNotKept() {
+        todo(a, ["add", "pay rent uid:eeeeee"])
+        sandbox.gitOK(a, ["commit", "-q", "-am", "add pay rent"])
+        sandbox.gitOK(a, ["push", "-q"])
+        todo(b, ["add", "call dad uid:gggggg"])
+        sandbox.gitOK(b, ["commit", "-q", "-am", "add call dad"])
+        sandbox.gitOK(b, ["fetch", "-q"])
+        sandbox.gitOK(b, ["cherry-pick", "origin/main"])
+        todo(b, ["do", "eeeeee"])
+        sandbox.gitOK(b, ["commit", "-q", "-am", "done: pay rent"])
+        todo(a, ["do", "eeeeee"])
+        todo(a, ["archive"])
+        todo(a, ["add", "book dentist uid:ffffff"])
+        sandbox.gitOK(a, ["commit", "-q", "-am", "archived: pay rent; book dentist"])
+        sandbox.gitOK(a, ["push", "-q"])
+        let pull = sandbox.git(b, ["pull", "-q", "--no-rebase"])
+        XCTAssertEqual(pull.status, 0, pull.err)
+        XCTAssertTrue(pull.err.contains("not resurrected") && pull.err.contains("pay rent"), pull.err)
+        XCTAssertFalse(Files.text(b + "/todo.txt").contains("uid:eeeeee"), Files.text(b + "/todo.txt"))
+        todo(b, ["archive"])
+        let doneText = Files.text(b + "/done.txt")
+        XCTAssertEqual(doneText.components(separatedBy: "uid:eeeeee").count - 1, 1, "in done.txt once:\n\(doneText)")
+        XCTAssertTrue(Files.text(b + "/todo.txt").contains("call dad uid:gggggg"), Files.text(b + "/todo.txt"))
+    }
+
     /// done.txt not tracked: B cannot see A's archive and keeps its edit; when A merges B's work in,
     /// A's own done.txt shows the task archived, and it stays so there. (A fast-forward runs no
     /// driver at all: that limit is in docs/notes/sync.md.)

@@ -468,12 +468,12 @@ final class GitFlowSimulation {
                 // The user drops the stash: what only it held is abandoned.
                 sandbox.git(clone.path, ["stash", "drop", "-q"])
                 abandon(clone)
-                audit(clone, round: round, method: .stash, excluding: [])
+                audit(clone, round: round, method: .stash, step: "the pop", excluding: [])
                 return (false, output)
             }
         }
         tally.completed[.stash, default: 0] += 1
-        audit(clone, round: round, method: .stash, excluding: [])
+        audit(clone, round: round, method: .stash, step: stashed ? "the pop" : "the pull", excluding: [])
         commit(clone, "\(clone.name): round \(round), after stash pop")
         push(clone)
         return (true, output)
@@ -489,11 +489,11 @@ final class GitFlowSimulation {
         guard outcome == .completed else {
             stop(clone, .stash, .merge, outcome: outcome, round: round, output: output)
             giveUp(clone)
-            audit(clone, round: round, method: .stash, excluding: [])
+            audit(clone, round: round, method: .stash, step: "the pull", excluding: [])
             return (false, output)
         }
         ledger.expected[clone.name, default: []].formUnion(ledger.remote)
-        audit(clone, round: round, method: .stash, excluding: excluding)
+        audit(clone, round: round, method: .stash, step: "the pull", excluding: excluding)
         return (true, output)
     }
 
@@ -565,14 +565,17 @@ final class GitFlowSimulation {
     }
 
     /// Whatever `clone` was expected to hold that it no longer holds and that neither the remote nor
-    /// another clone must hold was abandoned by its user: not a loss.
+    /// another clone must hold was abandoned by its user: not a loss. What another clone holds (it
+    /// cherry-picked this clone's unpushed commit, say) is no longer expected here either, until it
+    /// comes back through the remote; that clone's audits, and the final one of every clone, still
+    /// look for it.
     func abandon(_ clone: GitFlowClone) {
         var elsewhere = ledger.remote
         for other in clones where other != clone { elsewhere.formUnion(ledger.expected[other.name] ?? []) }
         let present = GitFlowSnapshot(clone).present
-        let gone = (ledger.expected[clone.name] ?? []).subtracting(present).subtracting(elsewhere)
-        ledger.discarded.formUnion(gone)
-        ledger.expected[clone.name, default: []].subtract(gone)
+        let missing = (ledger.expected[clone.name] ?? []).subtracting(present)
+        ledger.discarded.formUnion(missing.subtracting(elsewhere))
+        ledger.expected[clone.name, default: []].subtract(missing)
         ledger.expected[clone.name, default: []].formUnion(ledger.remote)
     }
 
@@ -591,9 +594,10 @@ final class GitFlowSimulation {
 
     /// Checks the four invariants in `clone` as its files are now (after a completed operation, or an
     /// aborted one), counting each violation once per uid. `excluding`: uids that are only in a stash.
-    func audit(_ clone: GitFlowClone, round: Int, method: GitFlowMethod, excluding: Set<String>) {
+    /// `step` names the step of a sync of several in the findings (a stash sync's pull, or its pop).
+    func audit(_ clone: GitFlowClone, round: Int, method: GitFlowMethod, step: String? = nil, excluding: Set<String>) {
         let snapshot = GitFlowSnapshot(clone)
-        let place = "round \(round), clone \(clone.name), after \(method.rawValue)"
+        let place = "round \(round), clone \(clone.name), after \(method.rawValue)" + (step.map { " (\($0))" } ?? "")
         func lines(_ document: TodoDocument, _ indexes: [Int]?) -> String {
             (indexes ?? []).map { document.text(at: $0) }.joined(separator: " | ")
         }

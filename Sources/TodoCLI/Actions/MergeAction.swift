@@ -115,10 +115,16 @@ enum MergeAction {
     /// - plus what THEIRS archived since BASE: completed in THEIRS' done file but not in BASE's. Only
     ///   that part of THEIRS' done file reaches the result of a cherry-pick or a rebase step (which
     ///   apply one commit's change); a merge brings all of it, and the older part is in OURS' anyway.
-    /// git names THEIRS' commit to a driver only during `git merge` (`GITHEAD_<sha>`); otherwise, as
-    /// for BASE, the commits are found among the last 300 that touched `path` on any ref (the stash
-    /// included) whose `path` holds exactly those bytes. Every git call is quiet (`cat-file --batch`
-    /// reports a missing file on stdout).
+    /// BASE is found by its commit, never by its bytes alone: many commits can hold the same todo file
+    /// (an empty one above all), and the done file of a commit that merely holds BASE's bytes can
+    /// already have the very archive THEIRS brings, which would then not count (docs/notes/sync.md,
+    /// "An archived task open again after a merge"). git names THEIRS' commit to a driver only during
+    /// `git merge` (`GITHEAD_<sha>`): BASE is then the merge base of `HEAD` and it. Otherwise
+    /// (`stash pop`, `cherry-pick`, a rebase step: each applies one commit onto its parent) THEIRS
+    /// is a commit among the last 300 that touched `path` on any ref (the stash included) whose `path`
+    /// holds exactly THEIRS' bytes and whose parent's holds exactly BASE's, and BASE that parent;
+    /// only when no commit and parent match both are the commits holding each side's bytes taken,
+    /// as before. Every git call is quiet (`cat-file --batch` reports a missing file on stdout).
     static func archivedUIDs(doneFileBeside path: String, base baseFile: String, theirs theirsFile: String,
                              _ invocation: Invocation) -> Set<String> {
         let directory = FileAccess.directoryName(of: path)
@@ -131,13 +137,30 @@ enum MergeAction {
         func lines(_ bytes: [UInt8]?) -> [String] {
             (bytes ?? []).split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
         }
-        let touching = lines(git(["log", "--all", "--format=%H", "-n", "300", "--", path]))
-        let blobs = lines(git(["cat-file", "--batch-check=%(objectname)"],
-                              input: Array(touching.map { "\($0):\(path)\n" }.joined().utf8)))
-        /// The commits whose `path` holds exactly the bytes of `file` (at most three, newest first).
-        func commits(holding file: String) -> [String] {
-            guard let blob = lines(git(["hash-object", "--", file])).first else { return [] }
-            return Array(zip(touching, blobs).filter { $0.1 == blob }.prefix(3).map(\.0))
+        /// The blob `path` names in each of `commits`, in their order.
+        func blobs(_ commits: [String]) -> [String] {
+            guard !commits.isEmpty else { return [] }
+            return lines(git(["cat-file", "--batch-check=%(objectname)"], input: Array(commits.map { "\($0):\(path)\n" }.joined().utf8)))
+        }
+        /// THEIRS' commits and BASE's, as the doc comment above says.
+        func sides() -> (theirs: [String], base: [String]) {
+            let heads = invocation.environment.keys.filter { $0.hasPrefix("GITHEAD_") }.map { String($0.dropFirst(8)) }.sorted()
+            if !heads.isEmpty {
+                return (heads, heads.flatMap { lines(git(["merge-base", "--all", "HEAD", $0])) })
+            }
+            let touching = lines(git(["log", "--all", "--format=%H", "-n", "300", "--", path]))
+            let held = blobs(touching)
+            guard let theirsBlob = lines(git(["hash-object", "--", theirsFile])).first,
+                  let baseBlob = lines(git(["hash-object", "--", baseFile])).first else { return ([], []) }
+            let theirsCandidates = zip(touching, held).filter { $0.1 == theirsBlob }.map(\.0)
+            // The first parent: the one a pick, a rebase step or a stash is applied from (a stash's
+            // second parent is its index). `--no-walk` without a path gives the real parents.
+            let listed = theirsCandidates.isEmpty ? nil : git(["log", "--no-walk=unsorted", "--format=%H %P"] + theirsCandidates)
+            let parented = lines(listed).map { $0.split(separator: " ").map(String.init) }.filter { $0.count >= 2 }
+            let pairs = zip(parented, blobs(parented.map { $0[1] })).filter { $0.1 == baseBlob }.map(\.0).prefix(3)
+            if !pairs.isEmpty { return (pairs.map { $0[0] }, pairs.map { $0[1] }) }
+            let baseCandidates = zip(touching, held).filter { $0.1 == baseBlob }.map(\.0)
+            return (Array(theirsCandidates.prefix(3)), Array(baseCandidates.prefix(3)))
         }
         /// The uids completed in `commit`'s done file (none when it has none).
         func archived(in commit: String) -> Set<String> {
@@ -149,10 +172,9 @@ enum MergeAction {
         }
         var ours = archived(in: "HEAD")
         if let local = try? invocation.files.readIfExists(donePath) { ours.formUnion(completedUIDs(local)) }
-        let theirsCommits = invocation.environment.keys.filter { $0.hasPrefix("GITHEAD_") }.map { String($0.dropFirst(8)) }
-            + commits(holding: theirsFile)
+        let (theirsCommits, baseCommits) = sides()
         let theirs = theirsCommits.reduce(into: Set<String>()) { $0.formUnion(archived(in: $1)) }
-        let base = commits(holding: baseFile).reduce(into: Set<String>()) { $0.formUnion(archived(in: $1)) }
+        let base = baseCommits.reduce(into: Set<String>()) { $0.formUnion(archived(in: $1)) }
         return ours.union(theirs.subtracting(base))
     }
 

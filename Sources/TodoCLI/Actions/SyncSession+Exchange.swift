@@ -147,7 +147,11 @@ extension SyncSession {
         let settling = driverCommand.replacing(" merge ", with: " merge --settle ", maxReplacements: 1)
         var arguments = ["-c", "merge.todotxt.driver=" + settling, "merge-tree", "--write-tree", "-z"]
         if options.setupURL != nil { arguments.append("--allow-unrelated-histories") }
-        let merged = git.run(arguments + [local, tracking])
+        // The driver finds THEIRS' commit, and the merge base, by the variable `git merge` sets
+        // (`GITHEAD_<sha>`); `merge-tree` sets none (docs/notes/sync.md, "Where the driver finds the done files").
+        let theirs = git.run(["rev-parse", "--verify", "-q", tracking + "^{commit}"])
+        let named = theirs.succeeded && !theirs.firstLine.isEmpty ? ["GITHEAD_" + theirs.firstLine: upstream.shown] : [:]
+        let merged = git.run(arguments + [local, tracking], extra: named)
         for line in String(decoding: merged.error, as: UTF8.self).split(separator: "\n") where line.hasPrefix("todo merge: ") {
             let report = "sync: \(line.dropFirst("todo merge: ".count))"
             if line.contains("kept both versions") { notices.append(report) } else { done.append(report) }

@@ -25,11 +25,13 @@ struct ThreeWayRules {
         return true
     }
 
-    /// – A – or – – A: a task new on one side only. When it is open and its uid is archived in a done
-    /// file, it is that task coming back (from a clone that could not see the archive, or through a
-    /// cherry-pick that gave the two sides different histories): not resurrected, and said so.
+    /// – A – or – – A: a task new on one side only. When its uid is archived in a done file, it is
+    /// that task coming back (from a clone that could not see the archive, or through a cherry-pick
+    /// that gave the two sides different histories): not resurrected, and said so. Completed too:
+    /// kept beside its done copy, the next `todo archive` would put it in the done file a second
+    /// time. Never in a done file's own merge, whose lines are all archived tasks.
     mutating func isArchivedComingBack(uid: String?, _ line: ArraySlice<UInt8>) -> Bool {
-        guard let uid, options.archivedUIDs.contains(uid), !TodoItem(line).isCompleted else { return false }
+        guard let uid, !options.isDoneFile, options.archivedUIDs.contains(uid) else { return false }
         reports.append(MergeReport(kind: .notResurrected, uid: uid, text: lossyString(line), fields: []))
         return true
     }

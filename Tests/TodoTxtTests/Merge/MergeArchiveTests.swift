@@ -64,6 +64,25 @@ struct MergeArchiveTests {
         #expect(result.reports.map(\.kind) == [.notResurrected])
     }
 
+    /// Completed on one side (not yet archived there), archived on the other, and not in BASE (one
+    /// side got it by a cherry-pick): kept, it would be archived a second time by the next `todo
+    /// archive` (the three-clone simulation's done-file duplicates). Not resurrected either, on
+    /// whichever side it is new; its done copy stands for it.
+    @Test func aCompletedTaskNewOnOneSideWhoseUIDIsArchivedIsNotResurrected() {
+        let completed = "x 2026-01-05 buy milk uid:aaaaaa\n"
+        let ours = merge("call mom uid:bbbbbb\n", "call mom uid:bbbbbb\n" + completed, "call mom uid:bbbbbb\nnew uid:eeeeee\n",
+                         ThreeWayOptions(archivedUIDs: ["aaaaaa"]))
+        #expect(String(decoding: ours.bytes, as: UTF8.self) == "call mom uid:bbbbbb\nnew uid:eeeeee\n")
+        #expect(ours.reports.map(\.kind) == [.notResurrected])
+        let theirs = merge("call mom uid:bbbbbb\n", "call mom uid:bbbbbb\nnew uid:eeeeee\n", "call mom uid:bbbbbb\n" + completed,
+                           ThreeWayOptions(archivedUIDs: ["aaaaaa"]))
+        #expect(String(decoding: theirs.bytes, as: UTF8.self) == "call mom uid:bbbbbb\nnew uid:eeeeee\n")
+        #expect(theirs.reports.map(\.kind) == [.notResurrected])
+        // In a done file's own merge every line is an archived task: all are kept.
+        let done = merge("", completed, "x 2026-01-06 call mom uid:bbbbbb\n", ThreeWayOptions(archivedUIDs: ["aaaaaa", "bbbbbb"], isDoneFile: true))
+        #expect(String(decoding: done.bytes, as: UTF8.self) == completed + "x 2026-01-06 call mom uid:bbbbbb\n")
+    }
+
     @Test func conflictMarkersCarryTheLabelsGitGives() {
         let result = merge("call mom uid:bbbbbb\n", "call dad uid:bbbbbb\n", "ring mom uid:bbbbbb\n",
                            ThreeWayOptions(oursLabel: "HEAD", theirsLabel: "1a2b3c4 (edit on laptop)"))
