@@ -72,45 +72,6 @@ struct CompactTwoWay {
         arrays[side][offset..<(offset + buffers.content(side, at: offset).count)]
     }
 
-    /// Every line of both inputs, by content, among those that pass `filter` (`TwoWayMerger.countLines`).
-    /// The lines holding some bytes are found by searching each buffer whole: the rare hits, not
-    /// every line, cost a step each.
-    static func countLines(_ buffers: CompactBuffers, _ arrays: [[UInt8]], _ inputs: [CompactInput],
-                           where filter: TwoWayLineFilter) -> [ArraySlice<UInt8>: Int] {
-        var counts: [ArraySlice<UInt8>: Int] = [:]
-        for side in [fileSide, copySide] {
-            let buffer = buffers[side]
-            guard let base = buffer.baseAddress else { continue }
-            let begin = inputs[side].begin
-            switch filter {
-            case .all:
-                var start = begin
-                while start < buffer.count {
-                    let (contentEnd, next) = CompactInput.line(base, at: start, count: buffer.count)
-                    counts[arrays[side][start..<contentEnd], default: 0] += 1
-                    start = next
-                }
-            case .holding(let needle):
-                needle.withUnsafeBufferPointer { needle in
-                    var from = begin
-                    while true {
-                        let hit = ByteSearch.firstIndex(of: needle, in: base, from: from, to: buffer.count)
-                        guard hit < buffer.count else { break }
-                        var start = hit
-                        while start > begin && base[start - 1] != 0x0A { start -= 1 }
-                        let (contentEnd, next) = CompactInput.line(base, at: start, count: buffer.count)
-                        // A needle ending in the line's CR is not in its content.
-                        if hit + needle.count <= contentEnd {
-                            counts[arrays[side][start..<contentEnd], default: 0] += 1
-                        }
-                        from = next
-                    }
-                }
-            }
-        }
-        return counts
-    }
-
     /// `TwoWayMerger.run`'s loop over the file's lines: each line's entry replaced by its
     /// `CompactDecision`, in two halves for a large file (`CompactHalves`).
     mutating func decideFile(entriesToDecisions decisions: inout [UInt32], extras: inout [CompactUnit], workers: MergeWorkers) {
@@ -134,8 +95,11 @@ struct CompactTwoWay {
         var extras: [CompactUnit] = []
         let buffer = buffers[Self.fileSide]
         guard let base = buffer.baseAddress else { return (extras, rules) }
-        let (buffers, arrays, inputs) = (self.buffers, self.arrays, self.inputs)
-        let counter = { (filter: TwoWayLineFilter) in CompactTwoWay.countLines(buffers, arrays, inputs, where: filter) }
+        // The rules ask whether a version marked `conflict:` is on another line of either input.
+        // Here it never is: only a uid's two versions differ (a line keyed by its bytes matches only
+        // equal bytes), a marked version keeps that uid, and within the compact merge's reach no
+        // other line of either input holds the uid. So no line needs counting.
+        let counter = { (_: TwoWayLineFilter) in [ArraySlice<UInt8>: Int]() }
         var start = start
         var line = firstLine
         while start < end {

@@ -2,8 +2,7 @@
 enum TwoWayLineFilter {
     /// Every line.
     case all
-    /// The lines holding these bytes somewhere: the merge's callers find them by searching their
-    /// buffers whole, not line by line.
+    /// The lines holding these bytes somewhere.
     case holding([UInt8])
 
     /// Whether `line` passes the filter (for callers that go line by line).
