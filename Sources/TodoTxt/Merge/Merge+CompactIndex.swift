@@ -585,6 +585,28 @@ struct CompactAlignment: Sendable {
     /// where the common order resumes.
     static let shortestSearchedLine = 12
 
+    /// Where the line after the one at `offset` starts, when that line's content is exactly `line`
+    /// (then its terminator, LF or CR LF, or the end follows); nil otherwise. The test of
+    /// `CompactBuffers.holds`, giving the next line's start as well.
+    @inline(__always)
+    static func nextLine(_ base: UnsafePointer<UInt8>, count: Int, at offset: Int, ifHolding line: UnsafeBufferPointer<UInt8>) -> Int? {
+        let end = offset + line.count
+        guard end <= count else { return nil }
+        let next: Int
+        if end == count {
+            next = count
+        } else if base[end] == 0x0A {
+            // A CR before the LF belongs to the terminator, not to the content.
+            if line.last == 0x0D { return nil }
+            next = end + 1
+        } else if base[end] == 0x0D && end + 1 < count && base[end + 1] == 0x0A {
+            next = end + 2
+        } else {
+            return nil
+        }
+        return CompactScanner.equalBytes(UnsafeBufferPointer(start: base + offset, count: line.count), line) ? next : nil
+    }
+
     init(_ bytes: [UInt8], against first: [UInt8]) {
         var input = CompactInput(bytes)
         input.lineCount = CompactScanner.lineCount(bytes, begin: input.begin)
@@ -593,11 +615,6 @@ struct CompactAlignment: Sendable {
         bytes.withUnsafeBufferPointer { own in
             first.withUnsafeBufferPointer { other in
                 guard let ownBase = own.baseAddress, let otherBase = other.baseAddress else { return }
-                /// The content of the first input's line at `offset`, and where the next one starts.
-                func otherLine(at offset: Int) -> (content: UnsafeBufferPointer<UInt8>, next: Int) {
-                    let bounds = CompactInput.line(otherBase, at: offset, count: other.count)
-                    return (UnsafeBufferPointer(start: otherBase + offset, count: bounds.contentEnd - offset), bounds.next)
-                }
                 var expected = 0, expectedStart = firstBegin
                 var misses = 0, search = Self.firstSearch
                 // Lines looked at beyond the two expected ones, over the whole walk: at most one per
@@ -613,17 +630,18 @@ struct CompactAlignment: Sendable {
                     let limit = misses >= 2 && budget > 0 ? min(search, budget + 2) : 2
                     var looked = 0
                     while looked < limit && candidateStart < other.count {
-                        let partner = otherLine(at: candidateStart)
-                        if (looked < 2 || content.count >= Self.shortestSearchedLine)
-                            && CompactScanner.equalBytes(partner.content, content) {
+                        // The usual case first: the candidate holds these bytes, told without
+                        // looking for its end.
+                        if looked < 2 || content.count >= Self.shortestSearchedLine,
+                           let next = Self.nextLine(otherBase, count: other.count, at: candidateStart, ifHolding: content) {
                             found = true
                             lines[line] = UInt32(truncatingIfNeeded: candidate)
                             expected = candidate + 1
-                            expectedStart = partner.next
+                            expectedStart = next
                             break
                         }
                         candidate += 1
-                        candidateStart = partner.next
+                        candidateStart = CompactInput.line(otherBase, at: candidateStart, count: other.count).next
                         looked += 1
                     }
                     budget -= max(0, looked - 2)
