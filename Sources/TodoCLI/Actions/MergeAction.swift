@@ -69,6 +69,9 @@ enum MergeAction {
         var preparing = BackgroundJob.start { _ in TodoMerge.prepareBase(baseBytes) }
         defer { preparing?.wait() }
         let theirsBytes = try invocation.files.read(theirs)
+        // THEIRS is lined up against BASE on a thread of its own while OURS is read and lined up.
+        var aligningTheirs = BackgroundJob.start { _ in TodoMerge.prepareSide(theirsBytes, against: baseBytes) }
+        defer { aligningTheirs?.wait() }
         func refuseNUL(_ path: String, _ bytes: [UInt8]) throws(CLIError) {
             if holdsNUL(bytes) { throw .failure("merge: \(path) holds NUL bytes (a binary file?); not merging, \(ours) left as it was") }
         }
@@ -85,7 +88,7 @@ enum MergeAction {
             try refuseNUL(theirs, theirsBytes)
             // OURS and THEIRS are lined up against BASE while it is still being indexed.
             let oursSide = TodoMerge.prepareSide(oursBytes, against: baseBytes)
-            let theirsSide = TodoMerge.prepareSide(theirsBytes, against: baseBytes)
+            let theirsSide = aligningTheirs.take()?.takeValue() ?? TodoMerge.prepareSide(theirsBytes, against: baseBytes)
             // Taken, not shared, so the merge extends the index in place; a second attempt of the
             // transaction (the file changed meanwhile) indexes BASE again.
             let preparedBase = preparing.take()?.takeValue() ?? TodoMerge.prepareBase(baseBytes)

@@ -56,8 +56,9 @@ struct CompactAssembly {
 
     /// A unit of the result.
     enum Unit {
-        /// The first side's line at `offset`, with its own terminator.
-        case first(offset: Int)
+        /// The first side's line at `offset`, with its own terminator; its content ends at
+        /// `contentEnd` and the next line starts at `next` (found once, by `forEachUnit`).
+        case first(offset: Int, contentEnd: Int, next: Int)
         /// A line of the second side placed as it is (the dominant terminator).
         case placed(offset: Int)
         case extra(CompactUnit)
@@ -66,7 +67,9 @@ struct CompactAssembly {
     /// Whether the unit sinks in a sorted result.
     func isCompleted(_ unit: Unit) -> Bool {
         switch unit {
-        case .first(let offset): return lineIsCompleted(firstSide, offset)
+        case .first(let offset, let contentEnd, _):
+            guard let base = buffers[firstSide].baseAddress else { return false }
+            return CompletedLine.isCompleted(base, lineStart: offset, end: contentEnd)
         case .placed(let offset): return lineIsCompleted(otherSide, offset)
         case .extra(.line(let side, let offset, _)): return lineIsCompleted(side, offset)
         case .extra(.built(let unit)): return unit.isCompleted
@@ -96,7 +99,7 @@ struct CompactAssembly {
         var start = first.begin
         var line = 0
         while start < buffer.count {
-            let following = CompactInput.line(base, at: start, count: buffer.count).next
+            let (contentEnd, following) = CompactInput.line(base, at: start, count: buffer.count)
             let decision = decisions[line]
             let code = decision & ~CompactDecision.onlyFirst
             defer {
@@ -119,7 +122,7 @@ struct CompactAssembly {
                 pending.removeAll(keepingCapacity: true)
             }
             if code == CompactDecision.kept {
-                body(.first(offset: start))
+                body(.first(offset: start, contentEnd: contentEnd, next: following))
             } else {
                 body(.extra(extras[Int(code - CompactDecision.extra)]))
             }
@@ -165,7 +168,8 @@ struct PieceEmitter {
 
     mutating func emit(_ unit: CompactAssembly.Unit, firstSide: Int, otherSide: Int) {
         switch unit {
-        case .first(let offset): emitLine(side: firstSide, offset: offset, ending: .own)
+        case .first(let offset, let contentEnd, let next):
+            emitLine(side: firstSide, offset: offset, contentEnd: contentEnd, next: next, ending: .own)
         case .placed(let offset): emitLine(side: otherSide, offset: offset, ending: .dominant)
         case .extra(.line(let side, let offset, let terminator)):
             emitLine(side: side, offset: offset, ending: terminator.map { .given($0) } ?? .dominant)
@@ -188,6 +192,14 @@ struct PieceEmitter {
         let buffer = buffers[side]
         guard let base = buffer.baseAddress else { return }
         let (contentEnd, next) = CompactInput.line(base, at: offset, count: buffer.count)
+        emitLine(side: side, offset: offset, contentEnd: contentEnd, next: next, ending: ending)
+    }
+
+    /// The line at `offset` of input `side`, whose content ends at `contentEnd` and after which the
+    /// next line starts at `next`.
+    @inline(__always)
+    mutating func emitLine(side: Int, offset: Int, contentEnd: Int, next: Int, ending: Ending) {
+        guard let base = buffers[side].baseAddress else { return }
         let stored = CompactInput.terminator(contentEnd: contentEnd, next: next)
         let wanted: LineTerminator? = switch ending {
         case .own: stored
