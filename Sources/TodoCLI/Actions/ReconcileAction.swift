@@ -76,20 +76,29 @@ enum ReconcileAction {
                 }
                 let existed = fileSystem.exists(target)
                 var reports = try mergeCopy(copyBytes, preparedBy: preparing, into: target, doneUIDs: doneUIDs, invocation: invocation)
+                // The reports are worded on a second core while the copy is retired (which mostly
+                // waits: for writers, and for its second look); a merge of what was appended to
+                // the copy meanwhile adds its own after them.
+                let merged = reports.count
+                let terminal = invocation.io.outputIsTerminal
+                let wording = BackgroundJob.start { [reports] _ in reportLines(reports, escaping: terminal) }
+                defer { wording?.wait() }
                 switch try retire(copyPath, merged: copyBytes, into: target, doneUIDs: doneUIDs, keep: keep,
                                   reports: &reports, invocation: invocation) {
                 case .retired: break
                 case .leftInPlace(let reason):
                     outcome.leftInPlace += 1
                     invocation.warn("merged \(copy.name) into \(name), but \(reason)")
-                    sayReports(reports, invocation)
+                    say(wording?.takeValue() ?? reportLines(Array(reports[..<merged]), escaping: terminal),
+                        then: Array(reports[merged...]), invocation)
                     continue
                 }
                 outcome.merged += 1
                 let shownCopy = invocation.shown(copy.name), shownName = invocation.shown(name)
                 let created = !existed && fileSystem.exists(target) ? " (\(shownName) did not exist: created from the copy)" : ""
                 invocation.say("merged \(shownCopy) into \(shownName)\(created)\(keep ? " (kept as \(shownCopy).reconciled)" : "")")
-                sayReports(reports, invocation)
+                say(wording?.takeValue() ?? reportLines(Array(reports[..<merged]), escaping: terminal),
+                    then: Array(reports[merged...]), invocation)
             }
         }
         return outcome
@@ -97,11 +106,24 @@ enum ReconcileAction {
 
     /// Merges `bytes` (a copy, or what was appended to one) into `target` with the two-way rules,
     /// written safely (compare-and-swap under the lock); returns what the merge reports.
-    /// The merge's reports, one indented line each, written at once: a large reconcile reports tens
-    /// of thousands of lines, and a write per line would cost more than the merge's slowest step.
-    static func sayReports(_ reports: [MergeReport], _ invocation: Invocation) {
-        guard !reports.isEmpty else { return }
-        invocation.say(reports.map { "  " + invocation.shown($0.description) }.joined(separator: "\n"))
+    /// The merge's reports, one indented line each (control characters escaped for a terminal, as
+    /// `Invocation.shown` does), to be written at once: a large reconcile reports tens of thousands
+    /// of lines, and a write per line would cost more than the merge's slowest step.
+    static func reportLines(_ reports: [MergeReport], escaping: Bool) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for report in reports {
+            let text = Array(report.description.utf8)
+            bytes += [0x20, 0x20]
+            bytes += escaping ? TerminalText.escapingControls(text) : text
+            bytes.append(0x0A)
+        }
+        return bytes
+    }
+
+    /// Writes `lines` (`reportLines`), then the lines of `later`.
+    static func say(_ lines: [UInt8], then later: [MergeReport], _ invocation: Invocation) {
+        let all = later.isEmpty ? lines : lines + reportLines(later, escaping: invocation.io.outputIsTerminal)
+        if !all.isEmpty { invocation.io.writeOutput(all) }
     }
 
     static func mergeCopy(_ copy: [UInt8], preparedBy job: BackgroundJob<PreparedConflictCopy>? = nil, into target: String,
