@@ -15,18 +15,33 @@ enum CompactHalves {
     /// (`MergeWorkers.halvingThreshold`), once per half through `workers`. Returns the pieces in file
     /// order; the second half's unit numbers in `decisions` are moved up by the first piece's
     /// `units` count, as its units follow those.
+    ///
+    /// `alongside`, when given, is other work that needs none of these decisions: it runs after the
+    /// second half on the same worker (after everything, on one piece), and `firstPercent` of the
+    /// bytes go to the first half so that the two workers end about together.
     static func decide<Piece>(_ buffer: UnsafeBufferPointer<UInt8>, from begin: Int, into decisions: inout [UInt32],
-                              workers: MergeWorkers, units: (Piece) -> Int,
+                              workers: MergeWorkers, units: (Piece) -> Int, firstPercent: Int = 50, alongside: () -> Void = {},
                               _ decide: (Int, Int, Int, UnsafeMutableBufferPointer<UInt32>) -> Piece) -> [Piece] {
         let end = buffer.count
-        guard let base = buffer.baseAddress else { return [] }
-        let split = end - begin >= max(1, workers.halvingThreshold) ? CompactInput.lineStart(base, near: begin + (end - begin) / 2, count: end) : end
+        guard let base = buffer.baseAddress else {
+            alongside()
+            return []
+        }
+        let split = end - begin >= max(1, workers.halvingThreshold)
+            ? CompactInput.lineStart(base, near: begin + (end - begin) * firstPercent / 100, count: end) : end
         return decisions.withUnsafeMutableBufferPointer { decisions -> [Piece] in
-            guard split < end else { return [decide(begin, end, 0, decisions)] }
+            guard split < end else {
+                let whole = decide(begin, end, 0, decisions)
+                alongside()
+                return [whole]
+            }
             let secondLine = CompactInput.lineFeeds(base, from: begin, to: split)
             var first: Piece?, second: Piece?
             workers.runBoth({ first = decide(begin, split, 0, decisions) },
-                            { second = decide(split, end, secondLine, decisions) })
+                            {
+                                second = decide(split, end, secondLine, decisions)
+                                alongside()
+                            })
             guard let first, let second else { preconditionFailure("MergeWorkers: runBoth returned before both halves ran") }
             let shift = UInt32(truncatingIfNeeded: units(first))
             if shift > 0 {

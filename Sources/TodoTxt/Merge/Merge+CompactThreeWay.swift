@@ -65,9 +65,18 @@ struct CompactThreeWay {
         index.releaseBuckets()
         var merger = CompactThreeWay(buffers: buffers, index: index, rules: ThreeWayRules(options: options), arrays: arrays)
         var extras: [CompactUnit] = []
-        // OURS' entries become its decisions, in place.
-        merger.decideOurs(inputs[oursSide], entriesToDecisions: &oursEntries, extras: &extras, workers: workers)
-        let placements = merger.decideTheirs(inputs[theirsSide], entries: theirsEntries)
+        // OURS' entries become its decisions, in place; THEIRS' lines are decided beside them, on
+        // the second half's worker (they need none of OURS' decisions), with rules of their own
+        // whose reports follow OURS'.
+        var theirsMerger = merger
+        theirsMerger.rules = ThreeWayRules(options: options)
+        var placements: [CompactPlacement] = []
+        let theirsInput = inputs[theirsSide]
+        merger.decideOurs(inputs[oursSide], entriesToDecisions: &oursEntries, extras: &extras, workers: workers) {
+            placements = theirsMerger.decideTheirs(theirsInput, entries: theirsEntries)
+        }
+        merger.rules.conflicts += theirsMerger.rules.conflicts
+        merger.rules.reports += theirsMerger.rules.reports
         return (oursEntries, extras, placements, merger.rules)
     }
 
@@ -90,11 +99,14 @@ struct CompactThreeWay {
 
     /// `ThreeWayMerger.decideOurs` for every line of OURS: each line's entry replaced by its
     /// `CompactDecision`, in two halves for a large file (`CompactHalves`).
+    /// `alongside` runs on the second half's worker after it (`CompactHalves`), which therefore
+    /// takes the smaller share of OURS.
     mutating func decideOurs(_ ours: CompactInput, entriesToDecisions decisions: inout [UInt32], extras: inout [CompactUnit],
-                             workers: MergeWorkers) {
+                             workers: MergeWorkers, alongside: () -> Void) {
         let context = self
         let pieces = CompactHalves.decide(buffers[Self.oursSide], from: ours.begin, into: &decisions,
-                                          workers: workers, units: \.extras.count) { start, end, firstLine, decisions in
+                                          workers: workers, units: \.extras.count, firstPercent: Self.oursShareBesideTheirs,
+                                          alongside: alongside) { start, end, firstLine, decisions in
             context.decideOursLines(from: start, to: end, firstLine: firstLine, into: decisions)
         }
         for piece in pieces {
@@ -180,6 +192,11 @@ struct CompactThreeWay {
         }
         return (extras, rules)
     }
+
+    /// The percentage of OURS' bytes decided by the first worker when the second also decides
+    /// THEIRS' lines: about where both end together on the benchmark's files; any share gives the
+    /// same result.
+    static let oursShareBesideTheirs = 58
 
     /// `ThreeWayMerger.decideTheirs` for every line of THEIRS: the lines placed, with their anchors.
     mutating func decideTheirs(_ theirs: CompactInput, entries: [UInt32]) -> [CompactPlacement] {

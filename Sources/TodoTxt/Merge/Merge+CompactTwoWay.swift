@@ -61,10 +61,14 @@ struct CompactTwoWay {
         index.releaseBuckets()
         var merger = CompactTwoWay(buffers: buffers, index: index, doneUIDs: doneUIDs, arrays: arrays, inputs: inputs)
         var extras: [CompactUnit] = []
-        // The file's entries become its decisions, in place.
-        merger.decideFile(entriesToDecisions: &fileEntries, extras: &extras, workers: workers)
-        let placements = merger.decideCopy(entries: copyEntries)
-        return (fileEntries, extras, placements, merger.rules.reports)
+        // The file's entries become its decisions, in place; the copy's lines are decided beside
+        // them, on the second half's worker (they need none of the file's decisions).
+        var placed: (placements: [CompactPlacement], reports: [MergeReport]) = ([], [])
+        let context = merger
+        merger.decideFile(entriesToDecisions: &fileEntries, extras: &extras, workers: workers) {
+            placed = context.decideCopy(entries: copyEntries)
+        }
+        return (fileEntries, extras, placed.placements, merger.rules.reports + placed.reports)
     }
 
     /// The line at `offset` of `side` as a slice of its input.
@@ -74,10 +78,15 @@ struct CompactTwoWay {
 
     /// `TwoWayMerger.run`'s loop over the file's lines: each line's entry replaced by its
     /// `CompactDecision`, in two halves for a large file (`CompactHalves`).
-    mutating func decideFile(entriesToDecisions decisions: inout [UInt32], extras: inout [CompactUnit], workers: MergeWorkers) {
+    ///
+    /// `alongside` runs on the second half's worker after it (`CompactHalves`), which therefore
+    /// takes the smaller share of the file.
+    mutating func decideFile(entriesToDecisions decisions: inout [UInt32], extras: inout [CompactUnit], workers: MergeWorkers,
+                             alongside: () -> Void) {
         let context = self
         let pieces = CompactHalves.decide(buffers[Self.fileSide], from: inputs[Self.fileSide].begin, into: &decisions,
-                                          workers: workers, units: \.extras.count) { start, end, firstLine, decisions in
+                                          workers: workers, units: \.extras.count, firstPercent: Self.fileShareBesideCopy,
+                                          alongside: alongside) { start, end, firstLine, decisions in
             context.decideLines(from: start, to: end, firstLine: firstLine, into: decisions)
         }
         for piece in pieces {
@@ -123,12 +132,19 @@ struct CompactTwoWay {
         return (extras, rules)
     }
 
-    /// `TwoWayMerger.run`'s loop over the copy's lines: the lines placed, with their anchors.
-    mutating func decideCopy(entries: [UInt32]) -> [CompactPlacement] {
+    /// The percentage of the file's bytes decided by the first worker when the second also decides
+    /// the copy's lines: about where both end together on the benchmark's files (the copy's lines
+    /// cost about a fifth of the file's decisions there); any share gives the same result.
+    static let fileShareBesideCopy = 60
+
+    /// `TwoWayMerger.run`'s loop over the copy's lines: the lines placed, with their anchors, and
+    /// the reports they made (which follow the file's).
+    func decideCopy(entries: [UInt32]) -> (placements: [CompactPlacement], reports: [MergeReport]) {
+        var reports: [MergeReport] = []
         var placements: [CompactPlacement] = []
         var anchor = CompactIndex.absent
         let buffer = buffers[Self.copySide]
-        guard let base = buffer.baseAddress else { return placements }
+        guard let base = buffer.baseAddress else { return (placements, reports) }
         var start = inputs[Self.copySide].begin
         var line = 0
         while start < buffer.count {
@@ -146,14 +162,14 @@ struct CompactTwoWay {
             let other = slice(Self.copySide, start)
             let item = TodoItem(other)
             if index.isUIDEntry(entry), let uid = MergeSide.uid(of: buffers.content(Self.copySide, at: start)), doneUIDs.contains(uid) {
-                rules.reports.append(MergeReport(kind: .notResurrected, uid: uid, text: lossyString(other), fields: []))
+                reports.append(MergeReport(kind: .notResurrected, uid: uid, text: lossyString(other), fields: []))
                 continue
             }
             if item.isTask {
-                rules.reports.append(MergeReport(kind: .addedFromCopy, uid: item.uid, text: lossyString(other), fields: []))
+                reports.append(MergeReport(kind: .addedFromCopy, uid: item.uid, text: lossyString(other), fields: []))
             }
             placements.append(CompactPlacement(anchor: anchor, offset: UInt32(truncatingIfNeeded: start)))
         }
-        return placements
+        return (placements, reports)
     }
 }
