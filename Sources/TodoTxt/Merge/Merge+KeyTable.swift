@@ -105,12 +105,17 @@ struct MergeKeyTable {
             state = (state << 31) | (state >> 33)
             index += 8
         }
+        // The last 0–7 bytes in two loads at most (uids are mostly that short): 4 to 7 as two
+        // overlapping 4-byte words, 1 to 3 as their first, middle and last byte. With the length
+        // already mixed in, either form determines the bytes.
+        let remaining = bytes.count - index
         var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while index < bytes.count {
-            tail |= UInt64(base[index]) << shift
-            shift += 8
-            index += 1
+        if remaining >= 4 {
+            let low = raw.loadUnaligned(fromByteOffset: index, as: UInt32.self)
+            let high = raw.loadUnaligned(fromByteOffset: index + remaining - 4, as: UInt32.self)
+            tail = UInt64(low) | UInt64(high) << 32
+        } else if remaining > 0 {
+            tail = UInt64(base[index]) | UInt64(base[index + remaining / 2]) << 8 | UInt64(base[index + remaining - 1]) << 16
         }
         state = (state ^ tail) &* 0x94D0_49BB_1331_11EB
         return avalanche(state)
