@@ -17,7 +17,7 @@ final class SyncSSHTests: XCTestCase {
         try? FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         for name in ["ssh", "user-ssh"] {
             let script = "#!/bin/sh\necho \"\(name) $*\" >> \(bin)/calls\nexit 255\n"
-            FileManager.default.createFile(atPath: bin + "/" + name, contents: Data(script.utf8),
+            _ = FileManager.default.createFile(atPath: bin + "/" + name, contents: Data(script.utf8),
                                            attributes: [.posixPermissions: 0o755])
         }
         var environment = world.sandbox.environment
@@ -54,7 +54,7 @@ final class SyncSSHTests: XCTestCase {
         // The same command from an included file: git's configuration decides, not a guess.
         world.sandbox.gitOK(machine, ["config", "--unset", "core.sshCommand"])
         let included = world.root + "/ssh.inc"
-        FileManager.default.createFile(atPath: included, contents: Data("[core]\n\tsshCommand = \(bin)/user-ssh\n".utf8))
+        _ = FileManager.default.createFile(atPath: included, contents: Data("[core]\n\tsshCommand = \(bin)/user-ssh\n".utf8))
         world.sandbox.gitOK(machine, ["config", "include.path", included])
         result = run()
         XCTAssertEqual(result.status, 1, result.err)
