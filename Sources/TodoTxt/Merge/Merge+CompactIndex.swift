@@ -531,12 +531,35 @@ struct CompactFirstScan: Sendable {
     /// Each line's entry, when asked for (`keepEntries`); else empty.
     let entries: [UInt32]
 
+    /// Inputs up to this size are counted exactly before the scan; larger ones are estimated from
+    /// samples (`estimatedLineCount`).
+    static let countedSize = 1 << 20
+    static let sampleSize = 1 << 17
+
+    /// The number of lines of `bytes`, counted, or for a large input estimated from three samples
+    /// (its start, middle and end) at the densest one's rate, a fiftieth more: the tables sized from
+    /// it then hold any file whose lines are about as long throughout, and grow (at some cost,
+    /// never a wrong result) for one whose samples miss a stretch of much shorter lines.
+    static func estimatedLineCount(_ bytes: [UInt8], begin: Int) -> Int {
+        let size = bytes.count - begin
+        guard size > countedSize else { return CompactScanner.lineCount(bytes, begin: begin) }
+        return bytes.withUnsafeBufferPointer { buffer -> Int in
+            guard let base = buffer.baseAddress else { return 0 }
+            let starts = [begin, begin + size / 2 - sampleSize / 2, buffer.count - sampleSize]
+            let densest = starts.map { CompactInput.lineFeeds(base, from: $0, to: $0 + sampleSize) }.max() ?? 0
+            let estimate = size * densest / sampleSize
+            return estimate + estimate / 50 + 64
+        }
+    }
+
     /// `bytes` scanned as input `side` of `sideCount`; nil when it is outside the compact merge's
     /// reach (`CompactIndex`).
     init?(_ bytes: [UInt8], side: Int, sideCount: Int, keepEntries: Bool,
           fragmentMask: UInt32 = CompactIndex.widestFragmentMask) {
         var input = CompactInput(bytes)
-        input.lineCount = CompactScanner.lineCount(bytes, begin: input.begin)
+        // Only for sizing the table and the entries (the scan sets the exact count): an estimate
+        // spares a pass over the whole input on the step the other inputs wait for.
+        input.lineCount = Self.estimatedLineCount(bytes, begin: input.begin)
         var scanner = CompactScanner(lineCounts: Array(repeating: input.lineCount, count: sideCount), fragmentMask: fragmentMask)
         // The other inputs' buffers are empty: until they are scanned no entry has a line of theirs.
         var arrays = Array(repeating: [UInt8](), count: sideCount)

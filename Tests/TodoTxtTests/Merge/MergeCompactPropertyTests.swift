@@ -250,6 +250,35 @@ import TodoTestSupport
         #expect(TodoMerge.prepareSide(ours, against: base).alignment?.isAligned(with: base) == true)
     }
 
+    /// A large first input's line count is estimated from samples: close above the count for lines
+    /// of one length throughout, and where the samples miss a stretch of short lines (an estimate
+    /// far too low), the tables grow and the merge is still the general one's.
+    @Test func estimatedLineCountsSizeTablesWithoutChangingTheMerge() {
+        func padded(_ number: Int) -> String { String(repeating: "0", count: 6 - String(number).count) + String(number) }
+        let uniform = Array((0..<60_000).map { "task \($0 % 10) of the day uid:u\(padded($0))\n" }.joined().utf8)
+        let exact = CompactScanner.lineCount(uniform, begin: 0)
+        let estimate = CompactFirstScan.estimatedLineCount(uniform, begin: 0)
+        #expect(estimate >= exact && estimate <= exact + exact / 20 + 64, "\(estimate) for \(exact) lines")
+
+        // Long lines where the samples fall, short ones between: the estimate is far below.
+        let size = CompactFirstScan.countedSize + CompactFirstScan.countedSize / 4
+        var lines: [String] = [], bytes = 0, number = 0
+        while bytes < size {
+            let position = Double(bytes) / Double(size)
+            let sampled = position < 0.11 || (position > 0.44 && position < 0.56) || position > 0.89
+            let line = sampled ? String(repeating: "long words ", count: 30) + "uid:s\(number)" : "x uid:s\(number)"
+            lines.append(line)
+            bytes += line.utf8.count + 1
+            number += 1
+        }
+        let copy = Array((lines.joined(separator: "\n") + "\n").utf8)
+        let file = Array((lines.reversed().map { $0 + " +edited" }.joined(separator: "\n") + "\n").utf8)
+        #expect(CompactFirstScan.estimatedLineCount(copy, begin: 0) * 2 < CompactScanner.lineCount(copy, begin: 0))
+        let merged = TodoMerge.twoWay(file: file, copy: TodoMerge.prepareCopy(copy), doneUIDs: [])
+        let general = TodoMerge.generalTwoWay(file: file, copy: copy, doneUIDs: [])
+        #expect(merged.rendered() == general.rendered() && merged.reports == general.reports)
+    }
+
     /// Many keys in a table whose fragments hold only the top bits above 15 entries: the change to
     /// buckets without fragments happens while keys collide, and every key is still found once.
     @Test func bucketsWithoutFragmentsStillFindEveryKey() {
