@@ -86,14 +86,9 @@ enum MergeAction {
                                            warn: invocation.warn) { (oursBytes: [UInt8]) throws(CLIError) -> ReplacementContent? in
             try refuseNUL(ours, oursBytes)
             try refuseNUL(theirs, theirsBytes)
-            // OURS and THEIRS are lined up against BASE while it is still being indexed.
-            let oursSide = TodoMerge.prepareSide(oursBytes, against: baseBytes)
-            let theirsSide = aligningTheirs.take()?.takeValue() ?? TodoMerge.prepareSide(theirsBytes, against: baseBytes)
-            // Taken, not shared, so the merge extends the index in place; a second attempt of the
-            // transaction (the file changed meanwhile) indexes BASE again.
-            let preparedBase = preparing.take()?.takeValue() ?? TodoMerge.prepareBase(baseBytes)
-            let merged = TodoMerge.threeWay(base: preparedBase, ours: consume oursSide, theirs: consume theirsSide, options: options,
-                                            workers: .twoThreads)
+            let merged = TodoMerge.unmergedThreeWay(base: baseBytes, ours: oursBytes, theirs: theirsBytes)
+                ?? preparedMerge(base: baseBytes, ours: oursBytes, theirs: theirsBytes, options: options,
+                                 preparing: &preparing, aligningTheirs: &aligningTheirs)
             reports = merged.reports
             conflicts = merged.conflicts
             return .gathered(sources: merged.sources, pieces: merged.pieces)
@@ -103,6 +98,19 @@ enum MergeAction {
         if !said.isEmpty { invocation.log(said.joined(separator: "\n")) }
         // git's contract for a driver: 0 when clean, 1 when a conflict remains.
         return conflicts.isEmpty ? 0 : 1
+    }
+
+    /// The merge of inputs that differ, on BASE indexed and THEIRS lined up by their jobs (taken, not
+    /// shared, so the merge extends them in place; a second attempt of the transaction, after the
+    /// file changed, prepares them again here) and OURS lined up against BASE meanwhile.
+    static func preparedMerge(base: [UInt8], ours: [UInt8], theirs: [UInt8], options: ThreeWayOptions,
+                              preparing: inout BackgroundJob<PreparedMergeBase>?,
+                              aligningTheirs: inout BackgroundJob<PreparedMergeSide>?) -> MergeOutput {
+        let oursSide = TodoMerge.prepareSide(ours, against: base)
+        let theirsSide = aligningTheirs.take()?.takeValue() ?? TodoMerge.prepareSide(theirs, against: base)
+        let preparedBase = preparing.take()?.takeValue() ?? TodoMerge.prepareBase(base)
+        return TodoMerge.threeWay(base: preparedBase, ours: consume oursSide, theirs: consume theirsSide, options: options,
+                                  workers: .twoThreads)
     }
 
     /// Whether `bytes` holds a NUL byte (the file layer's `memchr` search: three inputs of a large

@@ -135,12 +135,17 @@ enum ReconcileAction {
         try invocation.files.transactBytes(target, createIfMissing: true, refusesConflictBlocks: false,
                                            lockTimeout: invocation.lockTimeout,
                                            warn: invocation.warn) { (current: [UInt8]) throws(CLIError) -> ReplacementContent? in
-            // The file is lined up against the copy while the copy is still being indexed.
-            let fileSide = TodoMerge.prepareSide(current, against: copy)
-            // Taken, not shared, so the merge extends the index in place; a second attempt of the
-            // transaction (the file changed meanwhile) indexes the copy again.
-            let prepared = preparing.take()?.takeValue() ?? TodoMerge.prepareCopy(copy)
-            let merged = TodoMerge.twoWay(file: consume fileSide, copy: prepared, doneUIDs: doneUIDs, workers: .twoThreads)
+            let merged: MergeOutput
+            if let unmerged = TodoMerge.unmergedTwoWay(file: current, copy: copy) {
+                merged = unmerged
+            } else {
+                // The file is lined up against the copy while the copy is still being indexed.
+                let fileSide = TodoMerge.prepareSide(current, against: copy)
+                // Taken, not shared, so the merge extends the index in place; a second attempt of
+                // the transaction (the file changed meanwhile) indexes the copy again.
+                let prepared = preparing.take()?.takeValue() ?? TodoMerge.prepareCopy(copy)
+                merged = TodoMerge.twoWay(file: consume fileSide, copy: prepared, doneUIDs: doneUIDs, workers: .twoThreads)
+            }
             reports = merged.reports
             return .gathered(sources: merged.sources, pieces: merged.pieces)
         }

@@ -68,6 +68,27 @@ struct CompactInput {
         return feeds
     }
 
+    /// Where the line after the one at `offset` starts, when that line's content is exactly `line`
+    /// (then its terminator, LF or CR LF, or the end follows); nil otherwise.
+    @inline(__always)
+    static func nextLine(_ base: UnsafePointer<UInt8>, count: Int, at offset: Int, ifHolding line: UnsafeBufferPointer<UInt8>) -> Int? {
+        let end = offset + line.count
+        guard end <= count else { return nil }
+        let next: Int
+        if end == count {
+            next = count
+        } else if base[end] == 0x0A {
+            // A CR before the LF belongs to the terminator, not to the content.
+            if line.last == 0x0D { return nil }
+            next = end + 1
+        } else if base[end] == 0x0D && end + 1 < count && base[end + 1] == 0x0A {
+            next = end + 2
+        } else {
+            return nil
+        }
+        return CompactScanner.equalBytes(UnsafeBufferPointer(start: base + offset, count: line.count), line) ? next : nil
+    }
+
     /// The terminator between a line's content end and the next line's start.
     @inline(__always)
     static func terminator(contentEnd: Int, next: Int) -> LineTerminator {
@@ -100,18 +121,8 @@ struct CompactBuffers {
     @inline(__always)
     func holds(_ side: Int, at offset: Int, _ line: UnsafeBufferPointer<UInt8>) -> Bool {
         let buffer = all[side]
-        let end = offset + line.count
-        guard end <= buffer.count, let base = buffer.baseAddress else { return false }
-        if end < buffer.count {
-            let byte = base[end]
-            if byte == 0x0A {
-                // A CR before the LF belongs to the terminator, not to the content.
-                if line.last == 0x0D { return false }
-            } else if !(byte == 0x0D && end + 1 < buffer.count && base[end + 1] == 0x0A) {
-                return false
-            }
-        }
-        return CompactScanner.equalBytes(UnsafeBufferPointer(start: base + offset, count: line.count), line)
+        guard let base = buffer.baseAddress else { return false }
+        return CompactInput.nextLine(base, count: buffer.count, at: offset, ifHolding: line) != nil
     }
 
     /// The content of the line at `offset` of input `side`.
@@ -608,28 +619,6 @@ struct CompactAlignment: Sendable {
     /// where the common order resumes.
     static let shortestSearchedLine = 12
 
-    /// Where the line after the one at `offset` starts, when that line's content is exactly `line`
-    /// (then its terminator, LF or CR LF, or the end follows); nil otherwise. The test of
-    /// `CompactBuffers.holds`, giving the next line's start as well.
-    @inline(__always)
-    static func nextLine(_ base: UnsafePointer<UInt8>, count: Int, at offset: Int, ifHolding line: UnsafeBufferPointer<UInt8>) -> Int? {
-        let end = offset + line.count
-        guard end <= count else { return nil }
-        let next: Int
-        if end == count {
-            next = count
-        } else if base[end] == 0x0A {
-            // A CR before the LF belongs to the terminator, not to the content.
-            if line.last == 0x0D { return nil }
-            next = end + 1
-        } else if base[end] == 0x0D && end + 1 < count && base[end + 1] == 0x0A {
-            next = end + 2
-        } else {
-            return nil
-        }
-        return CompactScanner.equalBytes(UnsafeBufferPointer(start: base + offset, count: line.count), line) ? next : nil
-    }
-
     init(_ bytes: [UInt8], against first: [UInt8]) {
         var input = CompactInput(bytes)
         input.lineCount = CompactScanner.lineCount(bytes, begin: input.begin)
@@ -656,7 +645,7 @@ struct CompactAlignment: Sendable {
                         // The usual case first: the candidate holds these bytes, told without
                         // looking for its end.
                         if looked < 2 || content.count >= Self.shortestSearchedLine,
-                           let next = Self.nextLine(otherBase, count: other.count, at: candidateStart, ifHolding: content) {
+                           let next = CompactInput.nextLine(otherBase, count: other.count, at: candidateStart, ifHolding: content) {
                             found = true
                             lines[line] = UInt32(truncatingIfNeeded: candidate)
                             expected = candidate + 1

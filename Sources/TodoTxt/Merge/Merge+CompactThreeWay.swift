@@ -99,6 +99,7 @@ struct CompactThreeWay {
 
     /// `ThreeWayMerger.decideOurs` for every line of OURS: each line's entry replaced by its
     /// `CompactDecision`, in two halves for a large file (`CompactHalves`).
+    ///
     /// `alongside` runs on the second half's worker after it (`CompactHalves`), which therefore
     /// takes the smaller share of OURS.
     mutating func decideOurs(_ ours: CompactInput, entriesToDecisions decisions: inout [UInt32], extras: inout [CompactUnit],

@@ -108,7 +108,7 @@ struct CompactTwoWay {
         // Here it never is: only a uid's two versions differ (a line keyed by its bytes matches only
         // equal bytes), a marked version keeps that uid, and within the compact merge's reach no
         // other line of either input holds the uid. So no line needs counting.
-        let counter = { (_: TwoWayLineFilter) in [ArraySlice<UInt8>: Int]() }
+        let counter = { (_: (UnsafeBufferPointer<UInt8>) -> Bool) in [ArraySlice<UInt8>: Int]() }
         var start = start
         var line = firstLine
         while start < end {

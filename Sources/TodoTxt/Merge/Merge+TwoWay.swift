@@ -26,7 +26,7 @@ struct TwoWayMerger {
         var units: [MergeUnit?] = []
         units.reserveCapacity(fileCount)
         let sides = [file, copy]
-        let countLines = { (filter: TwoWayLineFilter) in TwoWayMerger.countLines(of: sides, where: filter) }
+        let countLines = { (include: (UnsafeBufferPointer<UInt8>) -> Bool) in TwoWayMerger.countLines(of: sides, where: include) }
         var onlyFile: [Bool] = []
         onlyFile.reserveCapacity(fileCount)
         for index in 0..<fileCount {
@@ -74,11 +74,11 @@ struct TwoWayMerger {
         return MergeResult(document: document, conflicts: [], reports: rules.reports)
     }
 
-    /// The content counts of the lines of both inputs that pass `filter`.
-    static func countLines(of sides: [MergeSide], where filter: TwoWayLineFilter) -> [ArraySlice<UInt8>: Int] {
+    /// The content counts of the lines of both inputs that pass `include`.
+    static func countLines(of sides: [MergeSide], where include: (UnsafeBufferPointer<UInt8>) -> Bool) -> [ArraySlice<UInt8>: Int] {
         var counts: [ArraySlice<UInt8>: Int] = [:]
         for side in sides {
-            for line in 0..<side.document.lineCount where side.content(line).withUnsafeBufferPointer(filter.includes) {
+            for line in 0..<side.document.lineCount where side.content(line).withUnsafeBufferPointer(include) {
                 counts[side.content(line), default: 0] += 1
             }
         }

@@ -1,23 +1,3 @@
-/// Which lines of the file and of the copy `TwoWayRules` asks to be counted by content.
-enum TwoWayLineFilter {
-    /// Every line.
-    case all
-    /// The lines holding these bytes somewhere.
-    case holding([UInt8])
-
-    /// Whether `line` passes the filter (for callers that go line by line).
-    func includes(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        switch self {
-        case .all: return true
-        case .holding(let needle):
-            return needle.withUnsafeBufferPointer { needle in
-                guard let base = line.baseAddress else { return false }
-                return ByteSearch.firstIndex(of: needle, in: base, from: 0, to: line.count) < line.count
-            }
-        }
-    }
-}
-
 /// The two-way merge of two versions of one task (docs/sync.md section 2) and what it records;
 /// shared by the general merge (`TwoWayMerger`) and the compact one (`CompactTwoWay`).
 struct TwoWayRules {
@@ -29,9 +9,9 @@ struct TwoWayRules {
     private var markedLineCounts: [ArraySlice<UInt8>: Int]?
 
     /// Two versions of one uid: merged, or the one further along plus the other marked.
-    /// `countLines` counts the lines of both inputs that pass a filter, by content.
+    /// `countLines` counts the lines of both inputs that pass a test, by content.
     mutating func merge(uid: String?, file mine: ArraySlice<UInt8>, copy other: ArraySlice<UInt8>, terminator: LineTerminator,
-                        countLines: (TwoWayLineFilter) -> [ArraySlice<UInt8>: Int]) -> MergeUnit {
+                        countLines: ((UnsafeBufferPointer<UInt8>) -> Bool) -> [ArraySlice<UInt8>: Int]) -> MergeUnit {
         let fileItem = TodoItem(mine), copyItem = TodoItem(other)
         // Completed beats open; equally far along, the file's version leads.
         let copyLeads = copyItem.isCompleted && !fileItem.isCompleted
@@ -63,15 +43,27 @@ struct TwoWayRules {
     /// copy line with these bytes either matches an identical file line or is added (a line keyed by
     /// its bytes is never dropped as archived).
     private mutating func isElsewhere(_ content: ArraySlice<UInt8>, besides: [ArraySlice<UInt8>],
-                                      countLines: (TwoWayLineFilter) -> [ArraySlice<UInt8>: Int]) -> Bool {
+                                      countLines: ((UnsafeBufferPointer<UInt8>) -> Bool) -> [ArraySlice<UInt8>: Int]) -> Bool {
         let own = besides.filter { sameBytes($0, content) }.count
         // A marked version holds its `conflict:` tag; lines without one cannot equal it.
-        let marked = TwoWayLineFilter.holding(Self.conflictTag)
-        guard content.withUnsafeBufferPointer(marked.includes) else { return countLines(.all)[content, default: 0] > own }
-        let counts = markedLineCounts ?? countLines(marked)
+        guard Self.holdsConflictTag(content) else { return countLines({ _ in true })[content, default: 0] > own }
+        let counts = markedLineCounts ?? countLines(Self.holdsConflictTag(_:))
         markedLineCounts = counts
         return counts[content, default: 0] > own
     }
 
     private static let conflictTag: [UInt8] = Array("conflict:".utf8)
+
+    /// Whether `content` holds the bytes `conflict:` (a vector search: it runs on every line once).
+    private static func holdsConflictTag(_ content: ArraySlice<UInt8>) -> Bool {
+        content.withUnsafeBufferPointer { holdsConflictTag($0) }
+    }
+
+    /// `holdsConflictTag` of a line's bytes in place.
+    private static func holdsConflictTag(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        conflictTag.withUnsafeBufferPointer { needle in
+            guard let base = line.baseAddress else { return false }
+            return ByteSearch.firstIndex(of: needle, in: base, from: 0, to: line.count) < line.count
+        }
+    }
 }

@@ -197,60 +197,56 @@ extension TodoMerge {
     /// (nearly every file), the compact merge runs (`CompactIndex`: a few bytes per line beside the
     /// inputs); for any other input, the general one. Both give the same bytes and reports.
     public static func threeWay(base: [UInt8], ours: [UInt8], theirs: [UInt8], options: ThreeWayOptions) -> MergeOutput {
+        unmergedThreeWay(base: base, ours: ours, theirs: theirs)
+            ?? CompactThreeWay.merge(base: base, ours: ours, theirs: theirs, options: options)
+            ?? generalThreeWay(base: base, ours: ours, theirs: theirs, options: options)
+    }
+
+    /// The result of a three-way merge that merges no line: one side holds every change (or both
+    /// the same ones), so the result is that side's bytes; nil when lines must be merged. Every
+    /// `threeWay` starts with it; a caller checks it first to skip preparing the inputs.
+    public static func unmergedThreeWay(base: [UInt8], ours: [UInt8], theirs: [UInt8]) -> MergeOutput? {
         if sameBytes(ours[...], theirs[...]) || sameBytes(theirs[...], base[...]) {
             return MergeOutput(bytes: ours, conflicts: [], reports: [])
         }
         if sameBytes(ours[...], base[...]) { return MergeOutput(bytes: theirs, conflicts: [], reports: []) }
-        return CompactThreeWay.merge(base: base, ours: ours, theirs: theirs, options: options)
-            ?? generalThreeWay(base: base, ours: ours, theirs: theirs, options: options)
+        return nil
     }
 
-    /// The general three-way merge (documents, keys and units), past the whole-file shortcuts.
-    /// BASE indexed ahead, for `threeWay(base:ours:theirs:options:)` with a `PreparedMergeBase`: the
-    /// costliest step that needs only BASE, so that a caller with a second core can run it while it
-    /// still reads OURS and THEIRS (docs/notes/speed-commands.md).
+    /// BASE indexed ahead, for `threeWay` with a `PreparedMergeBase`: the costliest step that needs
+    /// only BASE, so that a caller with a second core can run it while it still reads OURS and
+    /// THEIRS (docs/notes/speed-commands.md, "Round four").
     public static func prepareBase(_ base: [UInt8]) -> PreparedMergeBase {
         PreparedMergeBase(bytes: base, scan: CompactFirstScan(base, side: CompactThreeWay.baseSide, sideCount: 3, keepEntries: false))
     }
 
-    /// `threeWay(base:ours:theirs:options:)` on BASE indexed ahead (`prepareBase`): the same result.
-    /// Consumes `base`: the merge extends its index in place, which a copy held elsewhere would make
-    /// it duplicate first. `workers` may run the two halves of the decisions on a large OURS at once
-    /// (`MergeWorkers`); the result is the same either way.
+    /// `threeWay(base:ours:theirs:options:)` on BASE indexed ahead (`prepareBase`), OURS and THEIRS
+    /// not lined up: the same result. Consumes `base`, as the form with prepared sides does.
     public static func threeWay(base: consuming PreparedMergeBase, ours: [UInt8], theirs: [UInt8], options: ThreeWayOptions,
                                 workers: MergeWorkers = .oneThread) -> MergeOutput {
-        let baseBytes = base.bytes
-        if sameBytes(ours[...], theirs[...]) || sameBytes(theirs[...], baseBytes[...]) {
-            return MergeOutput(bytes: ours, conflicts: [], reports: [])
-        }
-        if sameBytes(ours[...], baseBytes[...]) { return MergeOutput(bytes: theirs, conflicts: [], reports: []) }
-        if let scan = (consume base).scan,
-           let merged = CompactThreeWay.merge(base: scan, ours: ours, theirs: theirs, options: options, workers: workers) {
-            return merged
-        }
-        return generalThreeWay(base: baseBytes, ours: ours, theirs: theirs, options: options)
+        threeWay(base: consume base, ours: PreparedMergeSide(bytes: ours, alignment: nil), theirs: PreparedMergeSide(bytes: theirs, alignment: nil),
+                 options: options, workers: workers)
     }
 
     /// OURS, THEIRS or the file a copy is reconciled into, lined up against the merge's first input
     /// (BASE, or the copy) before that one is indexed (`CompactAlignment`): the comparisons of the
     /// merge's scan that need only the two files' bytes, so that a caller can run them while the
-    /// first input is indexed on another thread. For `threeWay(base:ours:theirs:options:workers:)`
-    /// and `twoWay(file:copy:doneUIDs:workers:)` with prepared sides; the result is the same.
+    /// first input is indexed on another thread. For `threeWay` and `twoWay` with prepared sides;
+    /// the result is the same.
     public static func prepareSide(_ bytes: [UInt8], against first: [UInt8]) -> PreparedMergeSide {
         PreparedMergeSide(bytes: bytes, alignment: bytes.count < Int(UInt32.max) && first.count < Int(UInt32.max)
                             ? CompactAlignment(bytes, against: first) : nil)
     }
 
-    /// `threeWay` on BASE indexed ahead and OURS and THEIRS lined up against it (`prepareSide`
-    /// against BASE's bytes): the same result. Consumes what it is given, which the merge fills in
-    /// place.
+    /// `threeWay(base:ours:theirs:options:)` on BASE indexed ahead and OURS and THEIRS lined up
+    /// against it (`prepareSide` against BASE's bytes): the same result. Consumes what it is given,
+    /// which the merge extends and fills in place (a copy held elsewhere would make it duplicate
+    /// them first). `workers` may run the two halves of the decisions on a large OURS at once
+    /// (`MergeWorkers`); the result is the same either way.
     public static func threeWay(base: consuming PreparedMergeBase, ours: consuming PreparedMergeSide, theirs: consuming PreparedMergeSide,
                                 options: ThreeWayOptions, workers: MergeWorkers = .oneThread) -> MergeOutput {
         let (baseBytes, oursBytes, theirsBytes) = (base.bytes, ours.bytes, theirs.bytes)
-        if sameBytes(oursBytes[...], theirsBytes[...]) || sameBytes(theirsBytes[...], baseBytes[...]) {
-            return MergeOutput(bytes: oursBytes, conflicts: [], reports: [])
-        }
-        if sameBytes(oursBytes[...], baseBytes[...]) { return MergeOutput(bytes: theirsBytes, conflicts: [], reports: []) }
+        if let unmerged = unmergedThreeWay(base: baseBytes, ours: oursBytes, theirs: theirsBytes) { return unmerged }
         if let scan = (consume base).scan,
            let merged = CompactThreeWay.merge(base: scan, ours: oursBytes, theirs: theirsBytes, options: options, workers: workers,
                                               oursAligned: (consume ours).alignment.flatMap { $0.isAligned(with: baseBytes) ? $0 : nil },
@@ -260,20 +256,26 @@ extension TodoMerge {
         return generalThreeWay(base: baseBytes, ours: oursBytes, theirs: theirsBytes, options: options)
     }
 
-    /// A conflict copy indexed ahead, for `twoWay(file:copy:doneUIDs:)` with a `PreparedConflictCopy`:
-    /// the costliest step that needs only the copy, so that a caller with a second core can run it
-    /// while it still reads the file.
+    /// A conflict copy indexed ahead, for `twoWay` with a `PreparedConflictCopy`: the costliest step
+    /// that needs only the copy, so that a caller with a second core can run it while it still
+    /// reads the file.
     public static func prepareCopy(_ copy: [UInt8]) -> PreparedConflictCopy {
         PreparedConflictCopy(bytes: copy, scan: CompactFirstScan(copy, side: CompactTwoWay.copySide, sideCount: 2, keepEntries: true))
     }
 
-    /// `twoWay(file:copy:doneUIDs:)` on the copy indexed ahead (`prepareCopy`): the same result.
-    /// `twoWay` on the copy indexed ahead and the file lined up against it (`prepareSide` against
-    /// the copy's bytes): the same result.
+    /// The result of a two-way merge that merges no line (the file and the copy are the same), nil
+    /// otherwise; as `unmergedThreeWay`.
+    public static func unmergedTwoWay(file: [UInt8], copy: [UInt8]) -> MergeOutput? {
+        sameBytes(file[...], copy[...]) ? MergeOutput(bytes: file, conflicts: [], reports: []) : nil
+    }
+
+    /// `twoWay(file:copy:doneUIDs:)` on the copy indexed ahead (`prepareCopy`) and the file lined up
+    /// against it (`prepareSide` against the copy's bytes): the same result. Consumes what it is
+    /// given, as the three-way form does; `workers` as there.
     public static func twoWay(file: consuming PreparedMergeSide, copy: consuming PreparedConflictCopy, doneUIDs: Set<String>,
                               workers: MergeWorkers = .oneThread) -> MergeOutput {
         let (fileBytes, copyBytes) = (file.bytes, copy.bytes)
-        if sameBytes(fileBytes[...], copyBytes[...]) { return MergeOutput(bytes: fileBytes, conflicts: [], reports: []) }
+        if let unmerged = unmergedTwoWay(file: fileBytes, copy: copyBytes) { return unmerged }
         if let scan = (consume copy).scan,
            let merged = CompactTwoWay.merge(file: fileBytes, copy: scan, doneUIDs: doneUIDs, workers: workers,
                                             fileAligned: (consume file).alignment.flatMap { $0.isAligned(with: copyBytes) ? $0 : nil }) {
@@ -282,18 +284,13 @@ extension TodoMerge {
         return generalTwoWay(file: fileBytes, copy: copyBytes, doneUIDs: doneUIDs)
     }
 
-    /// Consumes `copy`, as `threeWay` consumes its prepared BASE. `workers` may run the two halves
-    /// of the decisions on a large file at once (`MergeWorkers`); the result is the same either way.
+    /// `twoWay(file:copy:doneUIDs:)` on the copy indexed ahead, the file not lined up: the same result.
     public static func twoWay(file: [UInt8], copy: consuming PreparedConflictCopy, doneUIDs: Set<String>,
                               workers: MergeWorkers = .oneThread) -> MergeOutput {
-        let copyBytes = copy.bytes
-        if sameBytes(file[...], copyBytes[...]) { return MergeOutput(bytes: file, conflicts: [], reports: []) }
-        if let scan = (consume copy).scan, let merged = CompactTwoWay.merge(file: file, copy: scan, doneUIDs: doneUIDs, workers: workers) {
-            return merged
-        }
-        return generalTwoWay(file: file, copy: copyBytes, doneUIDs: doneUIDs)
+        twoWay(file: PreparedMergeSide(bytes: file, alignment: nil), copy: consume copy, doneUIDs: doneUIDs, workers: workers)
     }
 
+    /// The general three-way merge (documents, keys and units), past the whole-file shortcuts.
     static func generalThreeWay(base: [UInt8], ours: [UInt8], theirs: [UInt8], options: ThreeWayOptions) -> MergeOutput {
         var merger = ThreeWayMerger(base: TodoDocument(bytes: base), ours: TodoDocument(bytes: ours),
                                     theirs: TodoDocument(bytes: theirs), options: options)
@@ -325,8 +322,8 @@ extension TodoMerge {
     /// `twoWay` on the files' bytes, its result as runs of them (`MergeOutput`); the compact merge
     /// where it applies, as for `threeWay(base:ours:theirs:options:)`.
     public static func twoWay(file: [UInt8], copy: [UInt8], doneUIDs: Set<String>) -> MergeOutput {
-        if sameBytes(file[...], copy[...]) { return MergeOutput(bytes: file, conflicts: [], reports: []) }
-        return CompactTwoWay.merge(file: file, copy: copy, doneUIDs: doneUIDs)
+        unmergedTwoWay(file: file, copy: copy)
+            ?? CompactTwoWay.merge(file: file, copy: copy, doneUIDs: doneUIDs)
             ?? generalTwoWay(file: file, copy: copy, doneUIDs: doneUIDs)
     }
 
