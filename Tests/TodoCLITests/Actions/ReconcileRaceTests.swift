@@ -82,6 +82,10 @@ struct ReconcileRaceTests {
         let (lines, names) = try state(directory)
         #expect(lines == ["call mom uid:a1", "water plants uid:c1", "late one uid:l1"], "\(lines)")
         #expect(names == (keep ? [Self.copyName + ".reconciled", "todo.txt"] : ["todo.txt"]), "\(names)")
+        // What the copy held when read is reported first, then what was appended meanwhile.
+        let said = run.out.split(separator: "\n").map(String.init)
+        #expect(Array(said.dropFirst()) == ["  added from the conflict copy: water plants uid:c1",
+                                            "  added from the conflict copy: late one uid:l1"], "\(said)")
         if keep {
             let kept = String(decoding: try Data(contentsOf: URL(fileURLWithPath: copy + ".reconciled")), as: UTF8.self)
             #expect(kept.hasSuffix("late one uid:l1\n"), "the kept copy is the file written to")
@@ -126,6 +130,9 @@ struct ReconcileRaceTests {
         let message = String(decoding: err.withLock { $0 }, as: UTF8.self)
         #expect(status == 1)
         #expect(message.contains("merged \(Self.copyName) into todo.txt, but another program kept it open for writing"), "\(message)")
+        // What was merged is still reported, though the copy stays.
+        let said = String(decoding: out.withLock { $0 }, as: UTF8.self)
+        #expect(said.contains("  added from the conflict copy: water plants uid:c1\n"), "\(said)")
         // The copy is back under its name with every line; a second run merges the rest.
         let back = String(decoding: try Data(contentsOf: URL(fileURLWithPath: copy)), as: UTF8.self)
         #expect(back == "call mom uid:a1\nwater plants uid:c1\nlate one uid:l1\nlate two uid:l2\n", "\(back)")
