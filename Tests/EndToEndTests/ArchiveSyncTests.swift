@@ -89,6 +89,18 @@ final class ArchiveSyncTests: XCTestCase {
         assertArchivedOnce(b)
     }
 
+    /// A adds `pay rent` and pushes it; B adds `call dad` and takes A's commit by a cherry-pick, so
+    /// that the merge base of the two clones lacks `pay rent`.
+    private func addPayRentOnAAndCherryPickItIntoB() {
+        todo(a, ["add", "pay rent uid:eeeeee"])
+        sandbox.gitOK(a, ["commit", "-q", "-am", "add pay rent"])
+        sandbox.gitOK(a, ["push", "-q"])
+        todo(b, ["add", "call dad uid:gggggg"])
+        sandbox.gitOK(b, ["commit", "-q", "-am", "add call dad"])
+        sandbox.gitOK(b, ["fetch", "-q"])
+        sandbox.gitOK(b, ["cherry-pick", "origin/main"])
+    }
+
     /// The merge base's todo.txt holds the same bytes as the commit that archived the task: A adds
     /// `pay rent`, B (with a commit of its own) cherry-picks that, A completes and archives it (A's
     /// todo.txt is the first commit's again) and adds another task; B takes that in by `takeIn`, which
@@ -98,13 +110,7 @@ final class ArchiveSyncTests: XCTestCase {
     private func assertArchiveCountsWhenTheBaseTodoFileRecurs(_ takeIn: () -> (status: Int32, output: String),
                                                               file: StaticString = #filePath, line: UInt = #line) {
         let first = Files.read(a + "/todo.txt")
-        todo(a, ["add", "pay rent uid:eeeeee"])
-        sandbox.gitOK(a, ["commit", "-q", "-am", "add pay rent"])
-        sandbox.gitOK(a, ["push", "-q"])
-        todo(b, ["add", "call dad uid:gggggg"])
-        sandbox.gitOK(b, ["commit", "-q", "-am", "add call dad"])
-        sandbox.gitOK(b, ["fetch", "-q"])
-        sandbox.gitOK(b, ["cherry-pick", "origin/main"])
+        addPayRentOnAAndCherryPickItIntoB()
         todo(a, ["do", "eeeeee"])
         todo(a, ["archive"])
         XCTAssertEqual(Files.read(a + "/todo.txt"), first, "the archive gives back the first commit's todo.txt", file: file, line: line)
@@ -144,13 +150,7 @@ final class ArchiveSyncTests: XCTestCase {
     /// line: B's next `todo archive` would put the task in done.txt a second time (the three-clone
     /// simulation's done-file duplicates).
     func testACompletedCopyOfATaskArchivedOnTheOtherSideIsNotKept() {
-        todo(a, ["add", "pay rent uid:eeeeee"])
-        sandbox.gitOK(a, ["commit", "-q", "-am", "add pay rent"])
-        sandbox.gitOK(a, ["push", "-q"])
-        todo(b, ["add", "call dad uid:gggggg"])
-        sandbox.gitOK(b, ["commit", "-q", "-am", "add call dad"])
-        sandbox.gitOK(b, ["fetch", "-q"])
-        sandbox.gitOK(b, ["cherry-pick", "origin/main"])
+        addPayRentOnAAndCherryPickItIntoB()
         todo(b, ["do", "eeeeee"])
         sandbox.gitOK(b, ["commit", "-q", "-am", "done: pay rent"])
         todo(a, ["do", "eeeeee"])
