@@ -18,24 +18,27 @@ enum CompactHalves {
     ///
     /// `alongside`, when given, is other work that needs none of these decisions: it runs after the
     /// second half on the same worker (after everything, on one piece), and `firstPercent` of the
-    /// bytes go to the first half so that the two workers end about together.
+    /// bytes go to the first half so that the two workers end about together. `checkpoints` are the
+    /// input's (`CompactInput.checkpoints`): the cut is then at the nearest one, whose line number
+    /// is known.
     static func decide<Piece>(_ buffer: UnsafeBufferPointer<UInt8>, from begin: Int, into decisions: inout [UInt32],
-                              workers: MergeWorkers, units: (Piece) -> Int, firstPercent: Int = 50, alongside: () -> Void = {},
+                              checkpoints: [Int] = [], workers: MergeWorkers, units: (Piece) -> Int, firstPercent: Int = 50,
+                              alongside: () -> Void = {},
                               _ decide: (Int, Int, Int, UnsafeMutableBufferPointer<UInt32>) -> Piece) -> [Piece] {
         let end = buffer.count
         guard let base = buffer.baseAddress else {
             alongside()
             return []
         }
-        let split = end - begin >= max(1, workers.halvingThreshold)
-            ? CompactInput.lineStart(base, near: begin + (end - begin) * firstPercent / 100, count: end) : end
+        let (split, secondLine) = end - begin >= max(1, workers.halvingThreshold)
+            ? CompactInput.split(base, near: begin + (end - begin) * firstPercent / 100, from: begin, count: end,
+                                 checkpoints: checkpoints) : (end, 0)
         return decisions.withUnsafeMutableBufferPointer { decisions -> [Piece] in
             guard split < end else {
                 let whole = decide(begin, end, 0, decisions)
                 alongside()
                 return [whole]
             }
-            let secondLine = CompactInput.lineFeeds(base, from: begin, to: split)
             var first: Piece?, second: Piece?
             workers.runBoth({ first = decide(begin, split, 0, decisions) },
                             {

@@ -27,6 +27,11 @@ struct CompactInput {
     var isPartitioned = true
     /// `MergeSide.hasCompletedTask`.
     var hasCompletedTask = false
+    /// Where every `checkpointStride`-th line starts (lines 0, stride, 2 × stride …), when a walk
+    /// over the lines noted it (`CompactAlignment`); else empty. Lets the work be cut in two at a
+    /// known line without counting the line feeds before the cut.
+    var checkpoints: [Int] = []
+    static let checkpointStride = 1 << 14
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -42,6 +47,20 @@ struct CompactInput {
         if feed == count { return (count, count) }
         if feed > start && base[feed - 1] == 0x0D { return (feed - 1, feed + 1) }
         return (feed, feed + 1)
+    }
+
+    /// A line start near `offset` of a buffer of `count` bytes, and its line number: the nearest
+    /// checkpoint after line 0, or the first line start at or after `offset` with its line feeds
+    /// counted. `count` when no line starts there.
+    static func split(_ base: UnsafePointer<UInt8>, near offset: Int, from begin: Int, count: Int,
+                      checkpoints: [Int]) -> (start: Int, line: Int) {
+        var best: (start: Int, line: Int)?
+        for (number, start) in checkpoints.enumerated() where number > 0 && start < count {
+            if best.map({ abs($0.start - offset) > abs(start - offset) }) ?? true { best = (start, number * checkpointStride) }
+        }
+        if let best { return best }
+        let start = lineStart(base, near: offset, count: count)
+        return (start, start < count ? lineFeeds(base, from: begin, to: start) : 0)
     }
 
     /// The start of the first line that starts at or after `offset` (`count` when none does).
@@ -125,6 +144,16 @@ struct CompactBuffers {
         return CompactInput.nextLine(base, count: buffer.count, at: offset, ifHolding: line) != nil
     }
 
+    /// Whether the line at `offset` of input `side` has the uid `value` of `line`: it holds exactly
+    /// `line`, or its uid has the same bytes (both ASCII: byte equality is String equality).
+    @inline(__always)
+    func holdsUID(_ side: Int, at offset: Int, _ value: UnsafeBufferPointer<UInt8>, of line: UnsafeBufferPointer<UInt8>) -> Bool {
+        if holds(side, at: offset, line) { return true }
+        let held = content(side, at: offset)
+        guard let range = MergeSide.uidRange(of: held) else { return false }
+        return CompactScanner.equalBytes(UnsafeBufferPointer(rebasing: held[range]), value)
+    }
+
     /// The content of the line at `offset` of input `side`.
     @inline(__always)
     func content(_ side: Int, at offset: Int) -> UnsafeBufferPointer<UInt8> {
@@ -193,6 +222,21 @@ struct CompactIndex {
         slots[entry &* sideCount &+ side] = UInt32(truncatingIfNeeded: offset)
     }
 
+    /// The table for `CompactAlignedPass.passOne`, which may run on two threads at once: each writes
+    /// only the slots of its own lines, reads only the first input's, and adds no entry, so no
+    /// array changes size or is read where another thread writes while they run.
+    mutating func withReader<R>(firstSide: Int, _ body: (CompactTableReader) -> R) -> R {
+        let (tags, buckets, fragmentMask, sideCount) = (self.tags, self.buckets, self.fragmentMask, self.sideCount)
+        return tags.withUnsafeBufferPointer { tags in
+            buckets.withUnsafeBufferPointer { buckets in
+                slots.withUnsafeMutableBufferPointer { slots in
+                    body(CompactTableReader(tags: tags, buckets: buckets, fragmentMask: fragmentMask, slots: slots,
+                                            sideCount: sideCount, firstSide: firstSide))
+                }
+            }
+        }
+    }
+
     /// Drops the buckets once every input is scanned: `slot`, `isUIDEntry` and `holder` still work,
     /// `find` and `insert` may not be called again.
     mutating func releaseBuckets() {
@@ -231,6 +275,18 @@ struct CompactIndex {
     @inline(__always)
     func find(tag: UInt32, hint: Int, isKey: (Int) -> Bool) -> (entry: Int?, bucket: Int) {
         if hint < tags.count && tags[hint] == tag && isKey(hint) { return (hint, -1) }
+        return buckets.withUnsafeBufferPointer { buckets in
+            tags.withUnsafeBufferPointer { tags in
+                Self.probe(tag: tag, buckets: buckets, tags: tags, fragmentMask: fragmentMask, isKey: isKey)
+            }
+        }
+    }
+
+    /// `find`'s walk over the buckets, on the table's arrays as given (`CompactTableReader` reads
+    /// them from two threads at once).
+    @inline(__always)
+    static func probe(tag: UInt32, buckets: UnsafeBufferPointer<UInt32>, tags: UnsafeBufferPointer<UInt32>,
+                      fragmentMask: UInt32, isKey: (Int) -> Bool) -> (entry: Int?, bucket: Int) {
         let mask = buckets.count - 1
         let fragment = tag & fragmentMask
         var bucket = Int(tag >> 2) & mask
@@ -304,10 +360,7 @@ struct CompactIndex {
     func holdsUID(_ value: UnsafeBufferPointer<UInt8>, line: UnsafeBufferPointer<UInt8>, entry: Int,
                   _ buffers: CompactBuffers) -> Bool {
         let (side, offset) = holder(entry)
-        if buffers.holds(side, at: offset, line) { return true }
-        let held = buffers.content(side, at: offset)
-        guard let range = MergeSide.uidRange(of: held) else { return false }
-        return CompactScanner.equalBytes(UnsafeBufferPointer(rebasing: held[range]), value)
+        return buffers.holdsUID(side, at: offset, value, of: line)
     }
 
     /// `hint`, when it is an entry in the table whose line holds exactly the bytes of `line`.
@@ -334,7 +387,7 @@ struct CompactScanner {
     var index: CompactIndex
     /// Per input: the first occurrence's entry → this input's last occurrence's entry, for the
     /// bytes it holds on several lines.
-    private var lastOccurrence: [[UInt32: UInt32]]
+    var lastOccurrence: [[UInt32: UInt32]]
     /// The buckets read ahead (`CompactIndex.readAhead`), summed: kept so that the reads are not
     /// optimised away; nothing reads it.
     private var readAheadSum: UInt32 = 0
@@ -445,36 +498,10 @@ struct CompactScanner {
                     }
                     previousMissed = true
                     guard let key else { within = false; break }
-                    if let uid = key.uid {
-                        let value = UnsafeBufferPointer(rebasing: line[uid])
-                        let found = index.find(tag: key.tag, hint: hint) { candidate in
-                            index.holdsUID(value, line: line, entry: candidate, buffers)
-                        }
-                        uidEntry = found.entry ?? index.insert(tag: key.tag, bucket: found.bucket)
-                    } else {
-                        let found = index.find(tag: key.tag, hint: hint) { candidate in
-                            index.holdsBytes(line, entry: candidate, buffers)
-                        }
-                        firstOccurrence = found.entry ?? index.insert(tag: key.tag, bucket: found.bucket)
-                    }
+                    (uidEntry, firstOccurrence) = lookUp(key, line: line, hint: hint, buffers)
                 }
-                let entry: Int
-                if let uidEntry {
-                    // A uid on two lines of one input: the general merge's owner rules apply.
-                    guard index.slot(uidEntry, side) == CompactIndex.absent else { within = false; break }
-                    entry = uidEntry
-                } else if let first = firstOccurrence {
-                    if index.slot(first, side) == CompactIndex.absent {
-                        entry = first
-                    } else {
-                        // A later copy of these bytes in this input: the next entry of the chain.
-                        let key = UInt32(truncatingIfNeeded: first)
-                        entry = index.nextOccurrence(after: Int(occurrences[key] ?? key))
-                        occurrences[key] = UInt32(truncatingIfNeeded: entry)
-                    }
-                } else {
-                    preconditionFailure("CompactScanner: a line without a key")
-                }
+                guard let entry = takeEntry(uidEntry: uidEntry, firstOccurrence: firstOccurrence, side: side,
+                                            occurrences: &occurrences) else { within = false; break }
                 index.setSlot(entry, side, start)
                 if prealigned {
                     entries[lineIndex] = UInt32(truncatingIfNeeded: entry)
@@ -495,6 +522,41 @@ struct CompactScanner {
         return entries
     }
 
+    /// The table's entry for the key of `line` (`tableKey`), inserted when new: the uid's entry, or
+    /// the entry of the first occurrence of the line's bytes.
+    @inline(__always)
+    mutating func lookUp(_ key: (tag: UInt32, uid: Range<Int>?), line: UnsafeBufferPointer<UInt8>, hint: Int,
+                         _ buffers: CompactBuffers) -> (uidEntry: Int?, firstOccurrence: Int?) {
+        if let uid = key.uid {
+            let value = UnsafeBufferPointer(rebasing: line[uid])
+            let found = index.find(tag: key.tag, hint: hint) { candidate in
+                index.holdsUID(value, line: line, entry: candidate, buffers)
+            }
+            return (found.entry ?? index.insert(tag: key.tag, bucket: found.bucket), nil)
+        }
+        let found = index.find(tag: key.tag, hint: hint) { candidate in
+            index.holdsBytes(line, entry: candidate, buffers)
+        }
+        return (nil, found.entry ?? index.insert(tag: key.tag, bucket: found.bucket))
+    }
+
+    /// The entry a line of `side` takes, given its key's entry (`uidEntry`, or `firstOccurrence` for
+    /// a line keyed by its bytes): that entry, or for a later copy of the same bytes in this input
+    /// the next entry of their chain (`occurrences`: this input's last one per chain). Nil for a uid
+    /// already on another line of this input: the general merge's owner rules apply.
+    @inline(__always)
+    mutating func takeEntry(uidEntry: Int?, firstOccurrence: Int?, side: Int, occurrences: inout [UInt32: UInt32]) -> Int? {
+        if let uidEntry {
+            return index.slot(uidEntry, side) == CompactIndex.absent ? uidEntry : nil
+        }
+        guard let first = firstOccurrence else { preconditionFailure("CompactScanner: a line without a key") }
+        if index.slot(first, side) == CompactIndex.absent { return first }
+        let key = UInt32(truncatingIfNeeded: first)
+        let entry = index.nextOccurrence(after: Int(occurrences[key] ?? key))
+        occurrences[key] = UInt32(truncatingIfNeeded: entry)
+        return entry
+    }
+
     /// Lines keyed ahead at a time (`scan`): enough cache misses in flight at once to cover most of
     /// their latency, few enough that the window's keys stay in the first-level cache.
     static let windowSize = 16
@@ -506,9 +568,15 @@ struct CompactScanner {
         if let uid = MergeSide.uidRange(of: line) {
             let value = UnsafeBufferPointer(rebasing: line[uid])
             guard ByteScanning.isASCII(value) else { return nil }
-            return (CompactIndex.tag(MergeKeyTable.hashBytes(value, seed: 0x5555_AAAA_0F0F_F0F0), .uid), uid)
+            return (uidTag(value), uid)
         }
         return (CompactIndex.tag(MergeKeyTable.hashBytes(line, seed: 0), .text), nil)
+    }
+
+    /// The tag of the uid key `value` (ASCII bytes).
+    @inline(__always)
+    static func uidTag(_ value: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        CompactIndex.tag(MergeKeyTable.hashBytes(value, seed: 0x5555_AAAA_0F0F_F0F0), .uid)
     }
 
     /// Byte equality, eight bytes at a time.
@@ -634,6 +702,7 @@ struct CompactAlignment: Sendable {
                 var budget = lines.count
                 var start = input.begin, line = 0
                 while start < own.count && line < lines.count {
+                    if line & (CompactInput.checkpointStride - 1) == 0 { input.checkpoints.append(start) }
                     let bounds = CompactInput.line(ownBase, at: start, count: own.count)
                     let content = UnsafeBufferPointer(start: ownBase + start, count: bounds.contentEnd - start)
                     // The expected partner, the one after it (the expected one removed or edited

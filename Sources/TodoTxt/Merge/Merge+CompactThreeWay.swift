@@ -53,14 +53,25 @@ struct CompactThreeWay {
                                _ arrays: [[UInt8]], options: ThreeWayOptions, workers: MergeWorkers,
                                oursLines: inout [UInt32], theirsLines: inout [UInt32])
         -> (decisions: [UInt32], extras: [CompactUnit], placements: [CompactPlacement], rules: ThreeWayRules)? {
-        var aligned: [UInt32] = []
-        swap(&aligned, &oursLines)
-        guard var oursEntries = scanner.scan(&inputs[oursSide], side: oursSide, buffers, keepEntries: true, aligned: consume aligned)
-        else { return nil }
-        var theirsAligned: [UInt32] = []
+        var oursAligned: [UInt32] = [], theirsAligned: [UInt32] = []
+        swap(&oursAligned, &oursLines)
         swap(&theirsAligned, &theirsLines)
-        guard let theirsEntries = scanner.scan(&inputs[theirsSide], side: theirsSide, buffers, keepEntries: true,
-                                               aligned: consume theirsAligned) else { return nil }
+        var oursEntries: [UInt32]
+        let theirsEntries: [UInt32]
+        if CompactScanner.canScanAligned(inputs[oursSide], oursAligned) && CompactScanner.canScanAligned(inputs[theirsSide], theirsAligned) {
+            // Both lined up against BASE: their first passes at once (`CompactAlignedPass`).
+            var (ours, theirs) = (inputs[oursSide], inputs[theirsSide])
+            guard let both = scanner.scanAligned(&ours, side: oursSide, aligned: consume oursAligned, &theirs, side: theirsSide,
+                                                 aligned: consume theirsAligned, against: baseSide, buffers, workers: workers)
+            else { return nil }
+            (inputs[oursSide], inputs[theirsSide]) = (ours, theirs)
+            (oursEntries, theirsEntries) = both
+        } else {
+            guard let ours = scanner.scan(&inputs[oursSide], side: oursSide, buffers, keepEntries: true, aligned: consume oursAligned),
+                  let theirs = scanner.scan(&inputs[theirsSide], side: theirsSide, buffers, keepEntries: true,
+                                            aligned: consume theirsAligned) else { return nil }
+            (oursEntries, theirsEntries) = (ours, theirs)
+        }
         var index = scanner.takeIndex()
         index.releaseBuckets()
         var merger = CompactThreeWay(buffers: buffers, index: index, rules: ThreeWayRules(options: options), arrays: arrays)
@@ -106,7 +117,7 @@ struct CompactThreeWay {
                              workers: MergeWorkers, alongside: () -> Void) {
         let context = self
         let pieces = CompactHalves.decide(buffers[Self.oursSide], from: ours.begin, into: &decisions,
-                                          workers: workers, units: \.extras.count, firstPercent: Self.oursShareBesideTheirs,
+                                          checkpoints: ours.checkpoints, workers: workers, units: \.extras.count, firstPercent: Self.oursShareBesideTheirs,
                                           alongside: alongside) { start, end, firstLine, decisions in
             context.decideOursLines(from: start, to: end, firstLine: firstLine, into: decisions)
         }

@@ -55,8 +55,13 @@ struct CompactTwoWay {
         -> (decisions: [UInt32], extras: [CompactUnit], placements: [CompactPlacement], reports: [MergeReport])? {
         var aligned: [UInt32] = []
         swap(&aligned, &fileLines)
-        guard var fileEntries = scanner.scan(&inputs[fileSide], side: fileSide, buffers, keepEntries: true, aligned: consume aligned)
-        else { return nil }
+        let scanned: [UInt32]?
+        if CompactScanner.canScanAligned(inputs[fileSide], aligned) {
+            scanned = scanner.scanAligned(&inputs[fileSide], side: fileSide, against: copySide, buffers, aligned: consume aligned, workers: workers)
+        } else {
+            scanned = scanner.scan(&inputs[fileSide], side: fileSide, buffers, keepEntries: true, aligned: consume aligned)
+        }
+        guard var fileEntries = scanned else { return nil }
         var index = scanner.takeIndex()
         index.releaseBuckets()
         var merger = CompactTwoWay(buffers: buffers, index: index, doneUIDs: doneUIDs, arrays: arrays, inputs: inputs)
@@ -85,7 +90,7 @@ struct CompactTwoWay {
                              alongside: () -> Void) {
         let context = self
         let pieces = CompactHalves.decide(buffers[Self.fileSide], from: inputs[Self.fileSide].begin, into: &decisions,
-                                          workers: workers, units: \.extras.count, firstPercent: Self.fileShareBesideCopy,
+                                          checkpoints: inputs[Self.fileSide].checkpoints, workers: workers, units: \.extras.count, firstPercent: Self.fileShareBesideCopy,
                                           alongside: alongside) { start, end, firstLine, decisions in
             context.decideLines(from: start, to: end, firstLine: firstLine, into: decisions)
         }

@@ -279,6 +279,44 @@ import TodoTestSupport
         #expect(merged.rendered() == general.rendered() && merged.reports == general.reports)
     }
 
+    /// Inputs long enough to have checkpoints (`CompactInput.checkpoints`), lined up and cut in two
+    /// at them: the scans' first passes and the decisions' halves start at a checkpoint's line, and
+    /// the merges are the general ones'. The file also holds, far from its lined-up line, a second
+    /// line with one uid, which hands the two-way merge back to the general one.
+    @Test func longInputsCutAtCheckpointsMergeAsTheGeneralMerge() {
+        let lines = (0..<40_000).map { number -> String in
+            number % 7 == 0 ? "shared note \(number % 5)" : "task \(number) of the day\(number % 3 == 0 ? " +home" : "") uid:c\(number)"
+        }
+        func joined(_ lines: [String]) -> [UInt8] { Array((lines.joined(separator: "\n") + "\n").utf8) }
+        let base = joined(lines)
+        var oursLines = lines, theirsLines = lines
+        for number in stride(from: 3, to: lines.count, by: 97) where number % 7 != 0 { oursLines[number] = "(A) " + lines[number] }
+        for number in stride(from: 5, to: lines.count, by: 89) where number % 7 != 0 { theirsLines[number] += " due:2026-12-05" }
+        oursLines.removeSubrange(20_000..<20_050)
+        theirsLines.insert(contentsOf: (0..<30).map { "new task \($0) uid:n\($0)" }, at: 30_000)
+        let ours = joined(oursLines), theirs = joined(theirsLines)
+        let sideOurs = TodoMerge.prepareSide(ours, against: base)
+        #expect(sideOurs.alignment?.input.checkpoints.count == 3)
+        let options = ThreeWayOptions(markerSize: 7)
+        let lined = TodoMerge.threeWay(base: TodoMerge.prepareBase(base), ours: sideOurs,
+                                       theirs: TodoMerge.prepareSide(theirs, against: base), options: options,
+                                       workers: Self.halvesBackwards)
+        let general = TodoMerge.generalThreeWay(base: base, ours: ours, theirs: theirs, options: options)
+        #expect(lined.rendered() == general.rendered() && lined.reports == general.reports && lined.conflicts == general.conflicts)
+
+        let file = joined(oursLines), copy = joined(theirsLines)
+        let twoWay = TodoMerge.twoWay(file: TodoMerge.prepareSide(file, against: copy), copy: TodoMerge.prepareCopy(copy),
+                                      doneUIDs: ["c10"], workers: Self.halvesBackwards)
+        let generalTwoWay = TodoMerge.generalTwoWay(file: file, copy: copy, doneUIDs: ["c10"])
+        #expect(twoWay.rendered() == generalTwoWay.rendered() && twoWay.reports == generalTwoWay.reports)
+
+        let twice = joined(oursLines + ["the same uid again uid:c1"])
+        #expect(CompactTwoWay.merge(file: twice, copy: copy, doneUIDs: []) == nil)
+        let handedBack = TodoMerge.twoWay(file: TodoMerge.prepareSide(twice, against: copy), copy: TodoMerge.prepareCopy(copy),
+                                          doneUIDs: [], workers: Self.halvesBackwards)
+        #expect(handedBack.rendered() == TodoMerge.generalTwoWay(file: twice, copy: copy, doneUIDs: []).rendered())
+    }
+
     /// Many keys in a table whose fragments hold only the top bits above 15 entries: the change to
     /// buckets without fragments happens while keys collide, and every key is still found once.
     @Test func bucketsWithoutFragmentsStillFindEveryKey() {
