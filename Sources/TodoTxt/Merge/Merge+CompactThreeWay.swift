@@ -86,8 +86,8 @@ struct CompactThreeWay {
         merger.decideOurs(inputs[oursSide], entriesToDecisions: &oursEntries, extras: &extras, workers: workers) {
             placements = theirsMerger.decideTheirs(theirsInput, entries: theirsEntries)
         }
-        merger.rules.conflicts += theirsMerger.rules.conflicts
-        merger.rules.reports += theirsMerger.rules.reports
+        CompactHalves.join(&merger.rules.conflicts, taking: &theirsMerger.rules.conflicts)
+        CompactHalves.join(&merger.rules.reports, taking: &theirsMerger.rules.reports)
         return (oursEntries, extras, placements, merger.rules)
     }
 
@@ -116,15 +116,16 @@ struct CompactThreeWay {
     mutating func decideOurs(_ ours: CompactInput, entriesToDecisions decisions: inout [UInt32], extras: inout [CompactUnit],
                              workers: MergeWorkers, alongside: () -> Void) {
         let context = self
-        let pieces = CompactHalves.decide(buffers[Self.oursSide], from: ours.begin, into: &decisions,
-                                          checkpoints: ours.checkpoints, workers: workers, units: \.extras.count, firstPercent: Self.oursShareBesideTheirs,
+        var pieces = CompactHalves.decide(buffers[Self.oursSide], from: ours.begin, into: &decisions,
+                                          checkpoints: ours.checkpoints, workers: workers, units: \.extras.count,
+                                          firstPercent: Self.oursShareBesideTheirs,
                                           alongside: alongside) { start, end, firstLine, decisions in
             context.decideOursLines(from: start, to: end, firstLine: firstLine, into: decisions)
         }
-        for piece in pieces {
-            extras += piece.extras
-            rules.conflicts += piece.rules.conflicts
-            rules.reports += piece.rules.reports
+        for piece in pieces.indices {
+            CompactHalves.join(&extras, taking: &pieces[piece].extras)
+            CompactHalves.join(&rules.conflicts, taking: &pieces[piece].rules.conflicts)
+            CompactHalves.join(&rules.reports, taking: &pieces[piece].rules.reports)
         }
     }
 

@@ -73,7 +73,8 @@ struct CompactTwoWay {
         merger.decideFile(entriesToDecisions: &fileEntries, extras: &extras, workers: workers) {
             placed = context.decideCopy(entries: copyEntries)
         }
-        return (fileEntries, extras, placed.placements, merger.rules.reports + placed.reports)
+        CompactHalves.join(&merger.rules.reports, taking: &placed.reports)
+        return (fileEntries, extras, placed.placements, merger.rules.reports)
     }
 
     /// The line at `offset` of `side` as a slice of its input.
@@ -89,14 +90,15 @@ struct CompactTwoWay {
     mutating func decideFile(entriesToDecisions decisions: inout [UInt32], extras: inout [CompactUnit], workers: MergeWorkers,
                              alongside: () -> Void) {
         let context = self
-        let pieces = CompactHalves.decide(buffers[Self.fileSide], from: inputs[Self.fileSide].begin, into: &decisions,
-                                          checkpoints: inputs[Self.fileSide].checkpoints, workers: workers, units: \.extras.count, firstPercent: Self.fileShareBesideCopy,
+        var pieces = CompactHalves.decide(buffers[Self.fileSide], from: inputs[Self.fileSide].begin, into: &decisions,
+                                          checkpoints: inputs[Self.fileSide].checkpoints, workers: workers, units: \.extras.count,
+                                          firstPercent: Self.fileShareBesideCopy,
                                           alongside: alongside) { start, end, firstLine, decisions in
             context.decideLines(from: start, to: end, firstLine: firstLine, into: decisions)
         }
-        for piece in pieces {
-            extras += piece.extras
-            rules.reports += piece.rules.reports
+        for piece in pieces.indices {
+            CompactHalves.join(&extras, taking: &pieces[piece].extras)
+            CompactHalves.join(&rules.reports, taking: &pieces[piece].rules.reports)
         }
     }
 
