@@ -40,18 +40,85 @@ struct CompactAssembly {
     let placements: [CompactPlacement]
 
     /// The merged file's runs: over `sources`, which are the inputs followed by the buffer of new
-    /// bytes this returns with them.
-    func pieces(layout: CompactInput, fallback: CompactInput, sorted: Bool) -> (pieces: [BytePiece], extraBytes: [UInt8]) {
+    /// bytes this returns with them. A large result is laid out in two parts through `workers`
+    /// (`CompactHalves.threshold`): the first side's lines cut in two at a line both sides hold,
+    /// or, for a sorted result, the open units and the completed ones; the parts are joined in
+    /// order, so the bytes are the ones a single pass lays out.
+    func pieces(layout: CompactInput, fallback: CompactInput, sorted: Bool,
+                workers: MergeWorkers = .oneThread) -> (pieces: [BytePiece], extraBytes: [UInt8]) {
         let source = layout.lineCount > 0 ? layout : fallback
         var emitter = PieceEmitter(buffers: buffers, extrasSource: buffers.all.count, dominant: source.dominantTerminator)
+        var later = emitter
         if layout.hasByteOrderMark || (layout.lineCount == 0 && fallback.hasByteOrderMark) { emitter.emitByteOrderMark() }
+        let placed = orderedPlacements()
+        let whole = Stretch(start: first.begin, line: 0, end: buffers[firstSide].count, placesAtStart: true)
+        let halving = whole.end - whole.start >= max(1, workers.halvingThreshold)
+        let (firstSide, otherSide) = (self.firstSide, self.otherSide)
         if sorted {
-            forEachUnit { unit in if !isCompleted(unit) { emitter.emit(unit, firstSide: firstSide, otherSide: otherSide) } }
-            forEachUnit { unit in if isCompleted(unit) { emitter.emit(unit, firstSide: firstSide, otherSide: otherSide) } }
+            let open = { (emitter: inout PieceEmitter) in
+                forEachUnit(in: whole, placed) { unit in if !isCompleted(unit) { emitter.emit(unit, firstSide: firstSide, otherSide: otherSide) } }
+            }
+            let completed = { (emitter: inout PieceEmitter) in
+                forEachUnit(in: whole, placed) { unit in if isCompleted(unit) { emitter.emit(unit, firstSide: firstSide, otherSide: otherSide) } }
+            }
+            if halving {
+                workers.runBoth({ open(&emitter) }, { completed(&later) })
+                emitter.absorb(later)
+            } else {
+                open(&emitter)
+                completed(&emitter)
+            }
+        } else if halving, let (head, tail) = cut(whole) {
+            workers.runBoth({ forEachUnit(in: head, placed) { emitter.emit($0, firstSide: firstSide, otherSide: otherSide) } },
+                            { forEachUnit(in: tail, placed) { later.emit($0, firstSide: firstSide, otherSide: otherSide) } })
+            emitter.absorb(later)
         } else {
-            forEachUnit { emitter.emit($0, firstSide: firstSide, otherSide: otherSide) }
+            forEachUnit(in: whole, placed) { emitter.emit($0, firstSide: firstSide, otherSide: otherSide) }
         }
         return emitter.finish(endsWithTerminator: source.lineCount > 0 ? source.endsWithTerminator : true)
+    }
+
+    /// Lines of the first side laid out together (`forEachUnit`): those starting in `start..<end`,
+    /// line `line` the first; the first stretch also places the lines anchored before any line.
+    struct Stretch {
+        var start: Int
+        var line: Int
+        var end: Int
+        var placesAtStart: Bool
+    }
+
+    /// `whole` cut in two near its middle, before a line both sides hold (so that no placed line
+    /// waits across the cut: `forEachUnit` places waiting lines before such a line, and at the
+    /// end of a stretch); nil when no such line is found near the middle.
+    func cut(_ whole: Stretch) -> (Stretch, Stretch)? {
+        let buffer = buffers[firstSide]
+        guard let base = buffer.baseAddress else { return nil }
+        var (start, line) = CompactInput.split(base, near: whole.start + (whole.end - whole.start) / 2, from: whole.start,
+                                               count: whole.end, checkpoints: first.checkpoints)
+        var looked = 0
+        while start < whole.end && line < decisions.count && looked < Self.cutSearch {
+            let decision = decisions[line]
+            if decision & CompactDecision.onlyFirst == 0 && decision & ~CompactDecision.onlyFirst != CompactDecision.removed {
+                return (Stretch(start: whole.start, line: whole.line, end: start, placesAtStart: true),
+                        Stretch(start: start, line: line, end: whole.end, placesAtStart: false))
+            }
+            start = CompactInput.line(base, at: start, count: buffer.count).next
+            line += 1
+            looked += 1
+        }
+        return nil
+    }
+
+    /// Lines `cut` looks at past the middle for one both sides hold.
+    static let cutSearch = 1 << 12
+
+    /// The second side's placed lines: those before any line of the first side, and the others by
+    /// anchor, the second side's order kept among one anchor's lines.
+    func orderedPlacements() -> (atStart: [UInt32], anchored: [CompactPlacement]) {
+        let atStart = placements.filter { $0.anchor == CompactIndex.absent }.map(\.offset)
+        let anchored = placements.enumerated().filter { $0.element.anchor != CompactIndex.absent }
+            .sorted { ($0.element.anchor, $0.offset) < ($1.element.anchor, $1.offset) }.map(\.element)
+        return (atStart, anchored)
     }
 
     /// A unit of the result.
@@ -82,23 +149,26 @@ struct CompactAssembly {
         return CompletedLine.isCompleted(base, lineStart: 0, end: content.count)
     }
 
-    /// Calls `body` with each unit in result order: the first side's order, each placed line after
-    /// its anchor, past the lines only the first side has (`MergeAssembler.orderedUnits`).
-    func forEachUnit(_ body: (Unit) -> Void) {
-        let atStart = placements.filter { $0.anchor == CompactIndex.absent }
-        // By anchor, the second side's order kept among one anchor's lines.
-        let anchored = placements.enumerated().filter { $0.element.anchor != CompactIndex.absent }
-            .sorted { ($0.element.anchor, $0.offset) < ($1.element.anchor, $1.offset) }.map(\.element)
-        var pending = atStart.map(\.offset)
-        var next = 0
+    /// Calls `body` with each unit of `stretch` in result order: the first side's order, each placed
+    /// line after its anchor, past the lines only the first side has (`MergeAssembler.orderedUnits`);
+    /// the lines still waiting at the stretch's end follow it. `placed` is `orderedPlacements()`.
+    func forEachUnit(in stretch: Stretch, _ placed: (atStart: [UInt32], anchored: [CompactPlacement]), _ body: (Unit) -> Void) {
+        let anchored = placed.anchored
+        var pending = stretch.placesAtStart ? placed.atStart : []
+        // The first placement anchored in the stretch: anchors are line starts, in order.
+        var next = 0, above = anchored.count
+        while next < above {
+            let middle = (next + above) / 2
+            if Int(anchored[middle].anchor) < stretch.start { next = middle + 1 } else { above = middle }
+        }
         let buffer = buffers[firstSide]
         guard let base = buffer.baseAddress else {
             for offset in pending { body(.placed(offset: Int(offset))) }
             return
         }
-        var start = first.begin
-        var line = 0
-        while start < buffer.count {
+        var start = stretch.start
+        var line = stretch.line
+        while start < stretch.end {
             let (contentEnd, following) = CompactInput.line(base, at: start, count: buffer.count)
             let decision = decisions[line]
             let code = decision & ~CompactDecision.onlyFirst
@@ -245,6 +315,21 @@ struct PieceEmitter {
         lineTotal += 1
         lastContentEmpty = contentEmpty
         lastTerminatorLength = terminator.byteCount
+    }
+
+    /// Takes in `later`'s units, laid out after these by an emitter of the same sources: its runs
+    /// (those in its new bytes moved past these), its new bytes, and its last line's facts.
+    mutating func absorb(_ later: PieceEmitter) {
+        let shift = extras.count
+        for piece in later.pieces.pieces {
+            let source = Int(piece.source)
+            pieces.append(source: source, start: source == extrasSource ? piece.start + shift : piece.start, count: Int(piece.count))
+        }
+        extras += later.extras
+        guard later.lineTotal > 0 else { return }
+        lineTotal += later.lineTotal
+        lastContentEmpty = later.lastContentEmpty
+        lastTerminatorLength = later.lastTerminatorLength
     }
 
     /// The runs, with the last line's terminator dropped when the layout has no final newline (an

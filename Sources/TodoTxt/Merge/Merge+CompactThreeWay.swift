@@ -40,7 +40,8 @@ struct CompactThreeWay {
                                            decisions: decided.decisions, extras: decided.extras, placements: decided.placements)
             let (oursInput, baseInput) = (inputs[oursSide], inputs[baseSide])
             let sorted = oursInput.isPartitioned && (oursInput.hasCompletedTask || (baseInput.hasCompletedTask && baseInput.isPartitioned))
-            let (pieces, extraBytes) = assembly.pieces(layout: oursInput, fallback: inputs[theirsSide], sorted: sorted)
+            let (pieces, extraBytes) = assembly.pieces(layout: oursInput, fallback: inputs[theirsSide], sorted: sorted,
+                                                          workers: workers)
             return MergeOutput(sources: arrays + [extraBytes], pieces: pieces, conflicts: decided.rules.conflicts,
                                reports: decided.rules.reports)
         }

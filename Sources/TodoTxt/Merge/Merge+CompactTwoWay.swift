@@ -41,7 +41,8 @@ struct CompactTwoWay {
                                            decisions: decided.decisions, extras: decided.extras, placements: decided.placements)
             let fileInput = inputs[fileSide]
             let sorted = fileInput.isPartitioned && fileInput.hasCompletedTask
-            let (pieces, extraBytes) = assembly.pieces(layout: fileInput, fallback: inputs[copySide], sorted: sorted)
+            let (pieces, extraBytes) = assembly.pieces(layout: fileInput, fallback: inputs[copySide], sorted: sorted,
+                                                          workers: workers)
             return MergeOutput(sources: arrays + [extraBytes], pieces: pieces, conflicts: [], reports: decided.reports)
         }
     }
