@@ -689,8 +689,11 @@ struct CompactAlignment: Sendable {
 
     init(_ bytes: [UInt8], against first: [UInt8]) {
         var input = CompactInput(bytes)
-        input.lineCount = CompactScanner.lineCount(bytes, begin: input.begin)
-        var lines = [UInt32](repeating: CompactIndex.absent, count: input.lineCount)
+        // Sized from an estimate (`CompactFirstScan.estimatedLineCount`), not a count: the walk
+        // below finds every line anyway, and a count would be a pass of its own over the input.
+        let estimate = CompactFirstScan.estimatedLineCount(bytes, begin: input.begin)
+        var lines: [UInt32] = []
+        lines.reserveCapacity(estimate)
         let firstBegin = TodoDocument.startsWithByteOrderMark(first) ? 3 : 0
         bytes.withUnsafeBufferPointer { own in
             first.withUnsafeBufferPointer { other in
@@ -699,10 +702,11 @@ struct CompactAlignment: Sendable {
                 var misses = 0, search = Self.firstSearch
                 // Lines looked at beyond the two expected ones, over the whole walk: at most one per
                 // line of this input, so a file whose order differs throughout costs a bounded effort.
-                var budget = lines.count
+                var budget = estimate
                 var start = input.begin, line = 0
-                while start < own.count && line < lines.count {
+                while start < own.count {
                     if line & (CompactInput.checkpointStride - 1) == 0 { input.checkpoints.append(start) }
+                    lines.append(CompactIndex.absent)
                     let bounds = CompactInput.line(ownBase, at: start, count: own.count)
                     let content = UnsafeBufferPointer(start: ownBase + start, count: bounds.contentEnd - start)
                     // The expected partner, the one after it (the expected one removed or edited
@@ -738,6 +742,7 @@ struct CompactAlignment: Sendable {
                 }
             }
         }
+        input.lineCount = lines.count
         self.input = input
         self.lines = lines
         self.first = first
