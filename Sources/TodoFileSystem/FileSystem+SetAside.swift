@@ -5,6 +5,9 @@ package struct SetAsideFile: Sendable, Hashable {
     package let originalPath: String
     /// Where it is now: `.NAME.<16 hex digits>.reconciling` beside `originalPath`.
     package let path: String
+    /// When it was renamed there: `settledContent`'s first second look is due `secondLookDelay`
+    /// after this, which the comparison before it has often taken already.
+    package let renamedAt: ContinuousClock.Instant
 }
 
 /// What a set-aside file holds once settled, told against the bytes the caller expected
@@ -39,7 +42,7 @@ extension FileSystem {
                                        + random + Self.setAsideSuffix)
             do {
                 try renameWithoutReplacing(path, hidden)
-                return SetAsideFile(originalPath: path, path: hidden)
+                return SetAsideFile(originalPath: path, path: hidden, renamedAt: ContinuousClock.now)
             } catch where error == .noSuchFile {
                 throw .notFound(path: path)
             } catch where error == .fileExists {
@@ -68,13 +71,14 @@ extension FileSystem {
     /// `.changed` with what it holds.
     ///
     /// Waits (polling) up to `writerWait` for every writer to close it: a writer that opened it
-    /// before the rename can still append. Then compares or reads it, and after `secondLookDelay`
-    /// looks again (a writer whose `open` found the old name just before the rename counts as a
-    /// writer only once its `open` returns): when writers are gone and size and modification time
-    /// are as seen, the answer is returned, else it looks again. The comparison reads the file a
-    /// chunk at a time into one small buffer (`compareFile`), so the usual case, a copy nobody
-    /// touched since it was read, costs no second buffer the size of the file and none of its page
-    /// faults; only a changed file is read whole. The second look is an `fstat`. Where writers
+    /// before the rename can still append. Then compares or reads it, and once `secondLookDelay`
+    /// has passed since the rename (the first time) or since the comparison (after a change), looks
+    /// again (a writer whose `open` found the old name just before the rename counts as a writer
+    /// only once its `open` returns, which that delay covers): when writers are gone and size and
+    /// modification time are as seen, the answer is returned, else it looks again. The comparison
+    /// reads the file a chunk at a time into one small buffer (`compareFile`), so the usual case, a
+    /// copy nobody touched since it was read, costs no second buffer the size of the file and none
+    /// of its page faults; only a changed file is read whole. The second look is an `fstat`. Where writers
     /// cannot be told (no leases and no `/proc`: macOS, or another user's file on a file system
     /// without leases), nobody is waited for, and only the second look protects a late append.
     ///
@@ -82,7 +86,7 @@ extension FileSystem {
     /// `.keptChanging` when it changed between every pair of looks.
     package func settledContent(of file: SetAsideFile, expected: [UInt8], writerWait: Duration) throws(FileSystemError) -> SettledContent {
         let attempts = 20
-        for _ in 0..<attempts {
+        for attempt in 0..<attempts {
             let fd = try openForReading(file.path)
             defer { system.closeQuietly(fd) }
             try waitForWriters(fd, file: file, writerWait: writerWait)
@@ -102,7 +106,11 @@ extension FileSystem {
                 // Read from the start: `compareFile` reads with `pread`, so the offset is still 0.
                 content = .changed(try readOpenFile(fd, path: file.path).1)
             }
-            system.sleep(Self.secondLookDelay)
+            // The delay that covers an `open` begun before the rename runs from the rename; after a
+            // change, from this comparison, as for any look.
+            let secondLookDue = (attempt == 0 ? file.renamedAt : ContinuousClock.now) + Self.secondLookDelay
+            let untilDue = secondLookDue - ContinuousClock.now
+            if untilDue > .zero { system.sleep(untilDue) }
             try waitForWriters(fd, file: file, writerWait: writerWait)
             let again: FileStatus
             do { again = try system.fstat(fd) } catch { throw .failed(.inspect, path: file.path, error) }

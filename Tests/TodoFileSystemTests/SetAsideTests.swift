@@ -48,6 +48,31 @@ struct SetAsideTests {
         #expect(Posix.text(aside.path) == "mine\n")
     }
 
+    /// The second look is due `secondLookDelay` after the rename: a copy set aside that long ago
+    /// (its comparison took the time) is answered without a sleep; one just set aside waits only
+    /// for what remains of the delay.
+    @Test func theSecondLookWaitsOnlyWhatRemainsOfTheDelaySinceTheRename() throws {
+        let directory = TemporaryDirectory("set-aside-second-look")
+        let path = directory.file("copy.txt")
+        Posix.write(path, "a\n")
+        let slept = LockedValue<[Duration]>([])
+        var calls = Syscalls.live
+        calls.sleep = { duration in
+            slept.withLock { $0.append(duration) }
+            Syscalls.live.sleep(duration)
+        }
+        let fileSystem = FileSystem(syscalls: calls)
+        let aside = try fileSystem.setAside(path)
+        let longAgo = SetAsideFile(originalPath: aside.originalPath, path: aside.path,
+                                   renamedAt: aside.renamedAt - FileSystem.secondLookDelay * 2)
+        #expect(try fileSystem.settledContent(of: longAgo, expected: Array("a\n".utf8), writerWait: .seconds(1)) == .unchanged)
+        #expect(slept.withLock { $0 }.isEmpty)
+        #expect(try fileSystem.settledContent(of: aside, expected: Array("a\n".utf8), writerWait: .seconds(1)) == .unchanged)
+        let waits = slept.withLock { $0 }
+        #expect(waits.count <= 1 && waits.allSatisfy { $0 > .zero && $0 <= FileSystem.secondLookDelay })
+        #expect(ContinuousClock.now - aside.renamedAt >= FileSystem.secondLookDelay)
+    }
+
     @Test func settledContentWaitsForAWriterThatHeldTheFileOpen() throws {
         let directory = TemporaryDirectory("set-aside-writer")
         let path = directory.file("copy.txt")
