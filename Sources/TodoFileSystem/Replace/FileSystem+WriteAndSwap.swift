@@ -78,9 +78,11 @@ extension FileSystem {
         if let source = old.descriptor { try copyExtendedAttributes(from: source, to: temporary, path: target.path) }
     }
 
-    /// What `settle` found: the late appends already copied into the temporary file.
+    /// What `settle` found: the late appends already copied into the temporary file, and whether an
+    /// appender had to be waited for (which calls for a second look after the rename).
     struct Settled {
         var copiedLate: [UInt8]
+        var waitedForWriters: Bool
     }
 
     /// Step 5: waits for appenders to close, runs (or joins) the compare-and-swap check, copies the
@@ -127,7 +129,7 @@ extension FileSystem {
             try copyLate(lateNow, after: &copiedLate, into: &writer, path: target.path)
             do { try system.fsync(writer.descriptor) } catch { throw .failed(.sync, path: target.path, error) }
         }
-        return Settled(copiedLate: copiedLate)
+        return Settled(copiedLate: copiedLate, waitedForWriters: waitedForWriters)
     }
 
     /// Whether the temporary file took the target's place.
@@ -178,7 +180,7 @@ extension FileSystem {
 
     /// Step 6 after the rename: notes a detached hard link, waits for a writer that opened the old
     /// file in the instant before, and copies what was appended to the old file into the new one,
-    /// then looks a second time. Never throws; problems become notes.
+    /// with a second look when an appender is at work. Never throws; problems become notes.
     private func carryOverAfterRename(
         _ writer: inout TemporaryFileWriter, _ target: ResolvedPath, old: Snapshot, settled: Settled, writerWait: Duration
     ) -> [ReplaceNote] {
@@ -189,29 +191,30 @@ extension FileSystem {
         if status.linkCount > 1 { notes.append(.hardLinksDetached(linkCount: status.linkCount)) }
         // One that opened the old file in the instant before the rename writes there: wait for
         // it to close, then its bytes are copied below.
+        var waitedAfterRename = false
         do {
-            _ = try waitForOtherWriters(fd, timeout: writerWait)
+            waitedAfterRename = try waitForOtherWriters(fd, timeout: writerWait)
         } catch {
             notes.append(.stillOpenForWriting(waited: writerWait))
         }
-        let copied = copyLateAppends(from: fd, accounted: accounted, continuing: !settled.copiedLate.isEmpty,
+        var copied = copyLateAppends(from: fd, accounted: accounted, continuing: !settled.copiedLate.isEmpty,
                                      into: &writer, path: target.path)
         notes += copied.notes
-        // A second look after every rename: an appender whose `open` found the old file just
-        // before it, and was preempted before it counted as a writer, shows up only now. Taken
-        // only once an appender had been seen, it still let a Python appender lose 2 lines of
-        // 20,000 on a loaded machine (its `open` was in flight while nothing else was);
-        // docs/files.md section 1 states the window that remains.
-        system.sleep(Self.secondLookDelay)
-        do {
-            _ = try waitForOtherWriters(fd, timeout: writerWait)
-        } catch {
-            notes.append(.stillOpenForWriting(waited: writerWait))
+        // A second look when an appender is at work: one whose `open` found the old file just
+        // before the rename, and was preempted before it counted as a writer, shows up only
+        // now (a Python appender lost lines so on a loaded machine; docs/files.md section 1 states
+        // the window that remains).
+        if !settled.copiedLate.isEmpty || settled.waitedForWriters || waitedAfterRename || copied.count > 0 {
+            system.sleep(Self.secondLookDelay)
+            do {
+                _ = try waitForOtherWriters(fd, timeout: writerWait)
+            } catch {
+                notes.append(.stillOpenForWriting(waited: writerWait))
+            }
+            copied = copyLateAppends(from: fd, accounted: accounted + Int64(copied.count),
+                                     continuing: !settled.copiedLate.isEmpty || copied.count > 0, into: &writer, path: target.path)
+            notes += copied.notes
         }
-        let again = copyLateAppends(from: fd, accounted: accounted + Int64(copied.count),
-                                    continuing: !settled.copiedLate.isEmpty || copied.count > 0,
-                                    into: &writer, path: target.path)
-        notes += again.notes
         return notes
     }
 
