@@ -103,4 +103,42 @@ final class MergeTwoThreadsTests: XCTestCase {
         XCTAssertEqual(Array(said.dropFirst()), expected.reports.map { "  \($0)" },
                        "seed \(seed): the reports differ from the one-thread merge's, or their order")
     }
+
+    /// Open tasks first, completed ones after: the layout `todo sort` leaves, which the merge keeps.
+    private static func partitioned(_ lines: [[UInt8]]) -> [[UInt8]] {
+        lines.filter { !isDone($0) } + lines.filter { isDone($0) }
+    }
+
+    /// A completed task of these files: it starts with `x ` (they hold no other leading mark).
+    private static func isDone(_ line: some Collection<UInt8>) -> Bool { line.starts(with: [0x78, 0x20]) }
+
+    /// Sorted inputs (completed tasks last) are laid out with the open and the completed units on
+    /// two threads at once: the file and the reports are still the one-thread merge's.
+    func testALargeSortedMergeAndReconcileWriteWhatTheOneThreadMergeGives() {
+        let seed = propertySeed()
+        var random = SplitMix64(seed: seed)
+        let lines = Self.partitioned(Self.base(count: 60_000, &random))
+        let base = Self.bytes(lines, &random)
+        let ours = Self.bytes(Self.partitioned(Self.edit(lines, side: "ours", &random)), &random)
+        let theirs = Self.bytes(Self.partitioned(Self.edit(lines, side: "theirs", &random)), &random)
+        let paths = ["base", "ours", "theirs"].map { directory + "/\($0).txt" }
+        for (path, content) in zip(paths, [base, ours, theirs]) { Files.write(path, content) }
+        let merged = Spawn.todo(["merge"] + paths)
+        let expected = TodoMerge.threeWay(base: base, ours: ours, theirs: theirs, options: ThreeWayOptions())
+        XCTAssertEqual(merged.status, expected.conflicts.isEmpty ? 0 : 1, "seed \(seed): \(merged.err.prefix(300))")
+        XCTAssertTrue(Files.read(paths[1]) == expected.rendered(), "seed \(seed): the merged file differs from the one-thread merge")
+        XCTAssertEqual(merged.err.split(separator: "\n").map(String.init),
+                       expected.reports.map { "todo merge: \($0)" } + expected.conflicts.map { "todo merge: conflict: \($0.text)" },
+                       "seed \(seed): the merge's reports differ")
+
+        let todo = directory + "/todo.txt", conflicted = directory + "/todo (conflicted copy 2026-12-02).txt"
+        Files.write(todo, ours)
+        Files.write(conflicted, theirs)
+        let reconciled = Spawn.todo(["reconcile", todo])
+        let twoWay = TodoMerge.twoWay(file: ours, copy: theirs, doneUIDs: [])
+        XCTAssertEqual(reconciled.status, 0, "seed \(seed): \(reconciled.err.prefix(300))")
+        XCTAssertTrue(Files.read(todo) == twoWay.rendered(), "seed \(seed): the reconciled file differs from the one-thread merge")
+        XCTAssertEqual(Array(reconciled.out.split(separator: "\n").map(String.init).dropFirst()), twoWay.reports.map { "  \($0)" },
+                       "seed \(seed): the reconcile's reports differ")
+    }
 }
